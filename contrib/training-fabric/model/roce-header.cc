@@ -1,0 +1,643 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "roce-header.h"
+
+#include "ns3/log.h"
+#include "ns3/packet.h"
+
+#include <cstring>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RoceHeader");
+NS_OBJECT_ENSURE_REGISTERED(BthHeader);
+NS_OBJECT_ENSURE_REGISTERED(AethHeader);
+NS_OBJECT_ENSURE_REGISTERED(IcrcTrailer);
+
+namespace
+{
+/**
+ * A header made of bytes already in network order: the hot-path builder and
+ * the ECN rewrite add many fields with one AddHeader call.
+ */
+class RawBytesHeader : public Header
+{
+  public:
+    RawBytesHeader()
+    {
+    }
+
+    RawBytesHeader(const uint8_t* data, uint32_t size)
+        : m_data(data),
+          m_size(size)
+    {
+    }
+
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::RoceRawBytesHeader")
+                                .SetParent<Header>()
+                                .SetGroupName("TrainingFabric")
+                                .AddConstructor<RawBytesHeader>();
+        return tid;
+    }
+
+    TypeId GetInstanceTypeId() const override
+    {
+        return GetTypeId();
+    }
+
+    void Print(std::ostream& os) const override
+    {
+        os << "raw " << m_size << " bytes";
+    }
+
+    uint32_t GetSerializedSize() const override
+    {
+        return m_size;
+    }
+
+    void Serialize(Buffer::Iterator start) const override
+    {
+        start.Write(m_data, m_size);
+    }
+
+    uint32_t Deserialize(Buffer::Iterator start) override
+    {
+        return 0; // write-only
+    }
+
+  private:
+    const uint8_t* m_data{nullptr};
+    uint32_t m_size{0};
+};
+
+NS_OBJECT_ENSURE_REGISTERED(RawBytesHeader);
+
+inline void
+Put16(uint8_t* p, uint16_t v)
+{
+    p[0] = static_cast<uint8_t>(v >> 8);
+    p[1] = static_cast<uint8_t>(v);
+}
+
+inline void
+Put24(uint8_t* p, uint32_t v)
+{
+    p[0] = static_cast<uint8_t>(v >> 16);
+    p[1] = static_cast<uint8_t>(v >> 8);
+    p[2] = static_cast<uint8_t>(v);
+}
+
+inline void
+Put32(uint8_t* p, uint32_t v)
+{
+    p[0] = static_cast<uint8_t>(v >> 24);
+    p[1] = static_cast<uint8_t>(v >> 16);
+    p[2] = static_cast<uint8_t>(v >> 8);
+    p[3] = static_cast<uint8_t>(v);
+}
+
+inline uint16_t
+Get16(const uint8_t* p)
+{
+    return static_cast<uint16_t>(p[0] << 8 | p[1]);
+}
+
+inline uint32_t
+Get24(const uint8_t* p)
+{
+    return static_cast<uint32_t>(p[0]) << 16 | static_cast<uint32_t>(p[1]) << 8 | p[2];
+}
+
+inline uint32_t
+Get32(const uint8_t* p)
+{
+    return static_cast<uint32_t>(p[0]) << 24 | static_cast<uint32_t>(p[1]) << 16 |
+           static_cast<uint32_t>(p[2]) << 8 | p[3];
+}
+
+/// RFC 791 header checksum over 20 bytes whose checksum field is zero.
+uint16_t
+Ipv4Checksum(const uint8_t* h)
+{
+    uint32_t sum = 0;
+    for (int i = 0; i < 20; i += 2)
+    {
+        sum += Get16(h + i);
+    }
+    while (sum >> 16)
+    {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    return static_cast<uint16_t>(~sum);
+}
+
+// Offsets in a RoCEv2 frame.
+constexpr uint32_t kIp = roce::kEthernetHeaderBytes;  // 14
+constexpr uint32_t kUdp = kIp + roce::kIpv4HeaderBytes; // 34
+constexpr uint32_t kBth = kUdp + roce::kUdpHeaderBytes; // 42
+constexpr uint32_t kAeth = kBth + roce::kBthBytes;      // 54
+} // namespace
+
+// ---------------------------------------------------------------- BthHeader
+
+TypeId
+BthHeader::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::BthHeader")
+                            .SetParent<Header>()
+                            .SetGroupName("TrainingFabric")
+                            .AddConstructor<BthHeader>();
+    return tid;
+}
+
+TypeId
+BthHeader::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
+void
+BthHeader::Print(std::ostream& os) const
+{
+    os << "BTH opcode=0x" << std::hex << +m_opcode << std::dec << " destQp=" << m_destQp
+       << " psn=" << m_psn << (m_ackReq ? " A" : "") << (m_becn ? " BECN" : "");
+}
+
+uint32_t
+BthHeader::GetSerializedSize() const
+{
+    return roce::kBthBytes;
+}
+
+void
+BthHeader::Serialize(Buffer::Iterator i) const
+{
+    i.WriteU8(m_opcode);
+    i.WriteU8(static_cast<uint8_t>((m_se ? 0x80 : 0) | (m_migReq ? 0x40 : 0) |
+                                   ((m_pad & 0x3) << 4) | (m_tver & 0xf)));
+    i.WriteHtonU16(m_pkey);
+    i.WriteU8(static_cast<uint8_t>((m_fecn ? 0x80 : 0) | (m_becn ? 0x40 : 0)));
+    i.WriteU8(static_cast<uint8_t>(m_destQp >> 16));
+    i.WriteHtonU16(static_cast<uint16_t>(m_destQp));
+    i.WriteU8(m_ackReq ? 0x80 : 0);
+    i.WriteU8(static_cast<uint8_t>(m_psn >> 16));
+    i.WriteHtonU16(static_cast<uint16_t>(m_psn));
+}
+
+uint32_t
+BthHeader::Deserialize(Buffer::Iterator i)
+{
+    m_opcode = i.ReadU8();
+    uint8_t b = i.ReadU8();
+    m_se = b & 0x80;
+    m_migReq = b & 0x40;
+    m_pad = (b >> 4) & 0x3;
+    m_tver = b & 0xf;
+    m_pkey = i.ReadNtohU16();
+    b = i.ReadU8();
+    m_fecn = b & 0x80;
+    m_becn = b & 0x40;
+    m_destQp = static_cast<uint32_t>(i.ReadU8()) << 16;
+    m_destQp |= i.ReadNtohU16();
+    m_ackReq = i.ReadU8() & 0x80;
+    m_psn = static_cast<uint32_t>(i.ReadU8()) << 16;
+    m_psn |= i.ReadNtohU16();
+    return roce::kBthBytes;
+}
+
+void
+BthHeader::SetOpcode(uint8_t op)
+{
+    m_opcode = op;
+}
+
+uint8_t
+BthHeader::GetOpcode() const
+{
+    return m_opcode;
+}
+
+void
+BthHeader::SetSolicitedEvent(bool se)
+{
+    m_se = se;
+}
+
+bool
+BthHeader::GetSolicitedEvent() const
+{
+    return m_se;
+}
+
+void
+BthHeader::SetMigReq(bool m)
+{
+    m_migReq = m;
+}
+
+bool
+BthHeader::GetMigReq() const
+{
+    return m_migReq;
+}
+
+void
+BthHeader::SetPadCount(uint8_t pad)
+{
+    m_pad = pad & 0x3;
+}
+
+uint8_t
+BthHeader::GetPadCount() const
+{
+    return m_pad;
+}
+
+void
+BthHeader::SetTransportVersion(uint8_t tver)
+{
+    m_tver = tver & 0xf;
+}
+
+uint8_t
+BthHeader::GetTransportVersion() const
+{
+    return m_tver;
+}
+
+void
+BthHeader::SetPartitionKey(uint16_t pkey)
+{
+    m_pkey = pkey;
+}
+
+uint16_t
+BthHeader::GetPartitionKey() const
+{
+    return m_pkey;
+}
+
+void
+BthHeader::SetFecn(bool f)
+{
+    m_fecn = f;
+}
+
+bool
+BthHeader::GetFecn() const
+{
+    return m_fecn;
+}
+
+void
+BthHeader::SetBecn(bool b)
+{
+    m_becn = b;
+}
+
+bool
+BthHeader::GetBecn() const
+{
+    return m_becn;
+}
+
+void
+BthHeader::SetDestQp(uint32_t qp)
+{
+    m_destQp = qp & 0xffffff;
+}
+
+uint32_t
+BthHeader::GetDestQp() const
+{
+    return m_destQp;
+}
+
+void
+BthHeader::SetAckRequest(bool a)
+{
+    m_ackReq = a;
+}
+
+bool
+BthHeader::GetAckRequest() const
+{
+    return m_ackReq;
+}
+
+void
+BthHeader::SetPsn(uint32_t psn)
+{
+    m_psn = psn & 0xffffff;
+}
+
+uint32_t
+BthHeader::GetPsn() const
+{
+    return m_psn;
+}
+
+// --------------------------------------------------------------- AethHeader
+
+TypeId
+AethHeader::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::AethHeader")
+                            .SetParent<Header>()
+                            .SetGroupName("TrainingFabric")
+                            .AddConstructor<AethHeader>();
+    return tid;
+}
+
+TypeId
+AethHeader::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
+void
+AethHeader::Print(std::ostream& os) const
+{
+    os << "AETH " << (IsNak() ? "NAK" : (IsAck() ? "ACK" : "RNR")) << " syndrome=0x" << std::hex
+       << +m_syndrome << std::dec << " msn=" << m_msn;
+}
+
+uint32_t
+AethHeader::GetSerializedSize() const
+{
+    return roce::kAethBytes;
+}
+
+void
+AethHeader::Serialize(Buffer::Iterator i) const
+{
+    i.WriteU8(m_syndrome);
+    i.WriteU8(static_cast<uint8_t>(m_msn >> 16));
+    i.WriteHtonU16(static_cast<uint16_t>(m_msn));
+}
+
+uint32_t
+AethHeader::Deserialize(Buffer::Iterator i)
+{
+    m_syndrome = i.ReadU8();
+    m_msn = static_cast<uint32_t>(i.ReadU8()) << 16;
+    m_msn |= i.ReadNtohU16();
+    return roce::kAethBytes;
+}
+
+void
+AethHeader::SetAck(uint8_t credit)
+{
+    m_syndrome = credit & 0x1f;
+}
+
+void
+AethHeader::SetNak(uint8_t code)
+{
+    m_syndrome = static_cast<uint8_t>(0x60 | (code & 0x1f));
+}
+
+bool
+AethHeader::IsAck() const
+{
+    return (m_syndrome & 0x60) == 0x00;
+}
+
+bool
+AethHeader::IsNak() const
+{
+    return (m_syndrome & 0x60) == 0x60;
+}
+
+uint8_t
+AethHeader::GetNakCode() const
+{
+    return m_syndrome & 0x1f;
+}
+
+void
+AethHeader::SetSyndrome(uint8_t s)
+{
+    m_syndrome = s;
+}
+
+uint8_t
+AethHeader::GetSyndrome() const
+{
+    return m_syndrome;
+}
+
+void
+AethHeader::SetMsn(uint32_t msn)
+{
+    m_msn = msn & 0xffffff;
+}
+
+uint32_t
+AethHeader::GetMsn() const
+{
+    return m_msn;
+}
+
+// -------------------------------------------------------------- IcrcTrailer
+
+TypeId
+IcrcTrailer::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::IcrcTrailer")
+                            .SetParent<Trailer>()
+                            .SetGroupName("TrainingFabric")
+                            .AddConstructor<IcrcTrailer>();
+    return tid;
+}
+
+TypeId
+IcrcTrailer::GetInstanceTypeId() const
+{
+    return GetTypeId();
+}
+
+void
+IcrcTrailer::Print(std::ostream& os) const
+{
+    os << "ICRC 0x" << std::hex << m_value << std::dec;
+}
+
+uint32_t
+IcrcTrailer::GetSerializedSize() const
+{
+    return roce::kIcrcBytes;
+}
+
+void
+IcrcTrailer::Serialize(Buffer::Iterator end) const
+{
+    end.Prev(roce::kIcrcBytes);
+    end.WriteHtonU32(m_value);
+}
+
+uint32_t
+IcrcTrailer::Deserialize(Buffer::Iterator end)
+{
+    end.Prev(roce::kIcrcBytes);
+    m_value = end.ReadNtohU32();
+    return roce::kIcrcBytes;
+}
+
+void
+IcrcTrailer::SetValue(uint32_t v)
+{
+    m_value = v;
+}
+
+uint32_t
+IcrcTrailer::GetValue() const
+{
+    return m_value;
+}
+
+// ------------------------------------------------------------ fast path
+
+bool
+ParseRoceFrame(const Packet& p, RoceFrameInfo& out)
+{
+    uint8_t b[roce::kAckFrameBytes - roce::kIcrcBytes]; // 58
+    const uint32_t n = p.CopyData(b, sizeof(b));
+    if (n < kBth + roce::kBthBytes)
+    {
+        out.etherType = n >= 14 ? Get16(b + 12) : 0;
+        return false;
+    }
+    out.etherType = Get16(b + 12);
+    if (out.etherType != 0x0800 || b[kIp] != 0x45 || b[kIp + 9] != 17 ||
+        Get16(b + kUdp + 2) != roce::kUdpDstPort)
+    {
+        return false;
+    }
+    out.dscp = b[kIp + 1] >> 2;
+    out.ecn = b[kIp + 1] & 0x3;
+    out.ipProto = 17;
+    out.srcIp = Get32(b + kIp + 12);
+    out.dstIp = Get32(b + kIp + 16);
+    out.srcPort = Get16(b + kUdp);
+    out.dstPort = roce::kUdpDstPort;
+    out.opcode = b[kBth];
+    out.becn = b[kBth + 4] & 0x40;
+    out.destQp = Get24(b + kBth + 5);
+    out.ackReq = b[kBth + 8] & 0x80;
+    out.psn = Get24(b + kBth + 9);
+    const uint32_t ipLen = Get16(b + kIp + 2);
+    uint32_t headers = roce::kIpv4HeaderBytes + roce::kUdpHeaderBytes + roce::kBthBytes +
+                       roce::kIcrcBytes;
+    out.hasAeth = (out.opcode == roce::kOpAcknowledge) && n >= kAeth + roce::kAethBytes;
+    if (out.hasAeth)
+    {
+        out.aethSyndrome = b[kAeth];
+        out.msn = Get24(b + kAeth + 1);
+        headers += roce::kAethBytes;
+    }
+    else
+    {
+        out.aethSyndrome = 0;
+        out.msn = 0;
+    }
+    out.payloadBytes = ipLen > headers ? ipLen - headers : 0;
+    return true;
+}
+
+void
+SetIpv4Ecn(Ptr<Packet> p, uint8_t ecn)
+{
+    uint8_t b[kUdp]; // Ethernet + IPv4
+    if (p->CopyData(b, sizeof(b)) != sizeof(b))
+    {
+        return;
+    }
+    const uint16_t oldWord = Get16(b + kIp);
+    b[kIp + 1] = static_cast<uint8_t>((b[kIp + 1] & 0xfc) | (ecn & 0x3));
+    const uint16_t newWord = Get16(b + kIp);
+    // RFC 1624 eq. 3: HC' = ~(~HC + ~m + m').
+    uint32_t sum = static_cast<uint16_t>(~Get16(b + kIp + 10)) +
+                   static_cast<uint16_t>(~oldWord) + newWord;
+    while (sum >> 16)
+    {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    Put16(b + kIp + 10, static_cast<uint16_t>(~sum));
+    p->RemoveAtStart(sizeof(b));
+    p->AddHeader(RawBytesHeader(b, sizeof(b)));
+}
+
+// --------------------------------------------------------- RoceFrameBuilder
+
+RoceFrameBuilder::RoceFrameBuilder(Mac48Address srcMac,
+                                   Mac48Address dstMac,
+                                   Ipv4Address srcIp,
+                                   Ipv4Address dstIp,
+                                   uint16_t srcPort,
+                                   uint8_t dscp,
+                                   uint32_t destQp)
+{
+    uint8_t* b = m_image;
+    dstMac.CopyTo(b);
+    srcMac.CopyTo(b + 6);
+    Put16(b + 12, 0x0800);
+    b[kIp] = 0x45;
+    b[kIp + 1] = static_cast<uint8_t>(dscp << 2);
+    Put16(b + kIp + 6, 0x4000); // DF, offset 0
+    b[kIp + 8] = 64;            // TTL
+    b[kIp + 9] = 17;            // UDP
+    Put32(b + kIp + 12, srcIp.Get());
+    Put32(b + kIp + 16, dstIp.Get());
+    Put16(b + kUdp, srcPort);
+    Put16(b + kUdp + 2, roce::kUdpDstPort);
+    b[kBth + 1] = 0x40; // MigReq set, pad 0, TVer 0
+    Put16(b + kBth + 2, 0xffff);
+    Put24(b + kBth + 5, destQp & 0xffffff);
+}
+
+Ptr<Packet>
+RoceFrameBuilder::Build(uint8_t opcode,
+                        uint32_t psn,
+                        bool ackReq,
+                        uint32_t payloadBytes,
+                        uint8_t ecn,
+                        const AethHeader* aeth,
+                        bool becn) const
+{
+    uint8_t b[58];
+    std::memcpy(b, m_image, kAeth);
+    const uint32_t headerBytes = kAeth + (aeth ? roce::kAethBytes : 0);
+    const uint32_t udpLen =
+        roce::kUdpHeaderBytes + (headerBytes - kBth) + payloadBytes + roce::kIcrcBytes;
+    const uint32_t ipLen = roce::kIpv4HeaderBytes + udpLen;
+    b[kIp + 1] = static_cast<uint8_t>((b[kIp + 1] & 0xfc) | (ecn & 0x3));
+    Put16(b + kIp + 2, static_cast<uint16_t>(ipLen));
+    Put16(b + kIp + 4, m_ipId++);
+    Put16(b + kIp + 10, 0);
+    Put16(b + kIp + 10, Ipv4Checksum(b + kIp));
+    Put16(b + kUdp + 4, static_cast<uint16_t>(udpLen));
+    b[kBth] = opcode;
+    b[kBth + 4] = becn ? 0x40 : 0;
+    b[kBth + 8] = ackReq ? 0x80 : 0;
+    Put24(b + kBth + 9, psn & 0xffffff);
+    if (aeth)
+    {
+        b[kAeth] = aeth->GetSyndrome();
+        Put24(b + kAeth + 1, aeth->GetMsn());
+    }
+    Ptr<Packet> p = Create<Packet>(payloadBytes);
+    p->AddHeader(RawBytesHeader(b, headerBytes));
+    p->AddTrailer(IcrcTrailer());
+    if (p->GetSize() < roce::kMinFrameBytes)
+    {
+        p->AddPaddingAtEnd(roce::kMinFrameBytes - p->GetSize());
+    }
+    return p;
+}
+
+} // namespace ns3
