@@ -1,0 +1,241 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Lossless-Ethernet port: eight priority queues, a transmit scheduler and
+ * IEEE 802.1Qbb priority flow control (pause/resume per priority).
+ */
+#ifndef FABRIC_NET_DEVICE_H
+#define FABRIC_NET_DEVICE_H
+
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <deque>
+
+namespace ns3
+{
+
+class FabricChannel;
+class Node;
+class Packet;
+
+/**
+ * \ingroup training-fabric
+ * \brief A port of a lossless RoCEv2 fabric: host NIC port or switch port.
+ *
+ * Frames wait in one of eight priority queues (traffic classes 0..7, 7 the
+ * most urgent). A separate control queue carries PFC frames, which are never
+ * paused and go out before any data frame (a MAC control frame is not subject
+ * to the pause it carries). Between the data classes the scheduler is strict
+ * priority or deficit-weighted round robin (attribute "Scheduler").
+ *
+ * A received PFC frame pauses the classes it enables for the time its timer
+ * gives (quanta of 512 bit times at this port's rate); a timer of 0 resumes the
+ * class at once; a pause that is not refreshed expires. The frame being
+ * serialized when a pause arrives completes, as 802.1Qbb requires.
+ *
+ * Line time per frame is the frame plus FCS, preamble/SFD and inter-frame gap
+ * (roce::WireBytes), so rates are exact Ethernet rates. The simulator must run
+ * with picosecond time resolution (the topology helpers set it).
+ *
+ * A host NIC may register a pull callback: when the port is idle and its
+ * queues hold nothing eligible, it asks the NIC for the next frame among the
+ * classes that are not paused. The NIC thus keeps its own per-QP scheduling and
+ * pacing, and PFC back-pressure reaches the queue pairs directly.
+ */
+class FabricNetDevice : public NetDevice
+{
+  public:
+    static constexpr uint32_t kNumClasses = 8; //!< 802.1p traffic classes
+
+    /// Scheduler between the eight data classes.
+    enum SchedulerType
+    {
+        STRICT_PRIORITY, //!< highest non-empty, non-paused class first
+        WEIGHTED_RR,     //!< deficit round robin with per-class weights
+    };
+
+    /// Called for every data frame received (PFC frames are consumed here).
+    typedef Callback<void, Ptr<FabricNetDevice>, Ptr<Packet>> FabricRxCallback;
+    /**
+     * Called when a queued frame starts transmission, before it is put on the
+     * wire: (device, frame, class, tag given at Enqueue). The owner may still
+     * modify the frame (ECN marking at egress happens here).
+     */
+    typedef Callback<void, FabricNetDevice*, Ptr<Packet>, uint8_t, uint32_t> DequeueCallback;
+    /**
+     * Asked for a frame when the port is idle: argument is the bit mask of
+     * classes that are not paused; the callee returns a frame or nullptr and
+     * writes its class into the second argument.
+     */
+    typedef Callback<Ptr<Packet>, uint8_t, uint8_t&> PullCallback;
+
+    static TypeId GetTypeId();
+    FabricNetDevice();
+    ~FabricNetDevice() override;
+
+    /// Attach to a cable.
+    void Attach(Ptr<FabricChannel> channel);
+    /// \return the cable
+    Ptr<FabricChannel> GetFabricChannel() const;
+
+    void SetFabricReceiveCallback(FabricRxCallback cb);
+    void SetDequeueCallback(DequeueCallback cb);
+    void SetPullCallback(PullCallback cb);
+
+    /**
+     * Queue a frame for transmission.
+     * \param p a complete frame (Ethernet header first)
+     * \param cls traffic class 0..7
+     * \param tag opaque value handed back to the dequeue callback
+     */
+    void Enqueue(Ptr<Packet> p, uint8_t cls, uint32_t tag = 0);
+
+    /**
+     * Send a PFC frame for one class out of this port, ahead of all data.
+     * \param cls the class to pause or resume
+     * \param quanta pause time in quanta of 512 bit times; 0 resumes
+     */
+    void SendPfc(uint8_t cls, uint16_t quanta);
+
+    /// Start a transmission if the port is idle and something is eligible.
+    void TryTransmit();
+
+    /// Entry point of the channel: a whole frame has arrived.
+    void Receive(Ptr<Packet> p);
+
+    /// \return true while class \p cls is paused by the peer
+    bool IsPaused(uint8_t cls) const;
+    /// \return bytes waiting in class \p cls (frames as stored, no L1 overhead)
+    uint64_t GetQueueBytes(uint8_t cls) const;
+    /// \return frames waiting in class \p cls
+    uint32_t GetQueueFrames(uint8_t cls) const;
+    /// \return true while a frame is being serialized
+    bool IsBusy() const;
+    /// \return line rate
+    DataRate GetDataRate() const;
+    /// \return the bit rate (cached, for hot paths)
+    uint64_t GetBitRate() const;
+    /// \return serialization time of a frame of \p frameBytes (L1 overhead added)
+    Time GetTxTime(uint32_t frameBytes) const;
+
+    /// Index of this port in its switch or NIC (set by the owner).
+    void SetPortIndex(uint32_t index);
+    uint32_t GetPortIndex() const;
+
+    /// Counters, for summaries and tests.
+    struct Counters
+    {
+        uint64_t txFrames{0};      //!< data frames sent
+        uint64_t txBytes{0};       //!< data frame bytes sent (as stored)
+        uint64_t rxFrames{0};      //!< data frames received
+        uint64_t rxBytes{0};       //!< data frame bytes received
+        uint64_t pfcTx{0};         //!< PFC frames sent (pause and resume)
+        uint64_t pfcPauseTx{0};    //!< PFC frames sent with a non-zero timer
+        uint64_t pfcRx{0};         //!< PFC frames received
+        uint64_t maxQueueBytes{0}; //!< peak bytes queued over all classes
+        std::array<Time, kNumClasses> pausedTime{}; //!< time each class was paused
+    };
+
+    /// \return the counters (paused time includes a pause still running)
+    Counters GetCounters() const;
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsBridge() const override;
+    bool IsPointToPoint() const override;
+    /// Queues \p packet (a complete frame) in the class given by attribute "DefaultClass".
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+  private:
+    void DoDispose() override;
+    void TxComplete();
+    void PauseExpired(uint8_t cls);
+    void HandlePfc(Ptr<Packet> p);
+    void SetWrrWeights(std::string weights);
+    std::string GetWrrWeights() const;
+    /// Pick the next data frame from the queues; false when none is eligible.
+    bool DequeueData(Ptr<Packet>& p, uint8_t& cls, uint32_t& tag);
+    void StartTransmission(Ptr<Packet> p);
+    void EndPause(uint8_t cls);
+
+    struct Item
+    {
+        Ptr<Packet> packet;
+        uint32_t bytes;
+        uint32_t tag;
+    };
+
+    Ptr<Node> m_node;
+    Ptr<FabricChannel> m_channel;
+    Mac48Address m_address;
+    uint32_t m_ifIndex{0};
+    uint32_t m_portIndex{0};
+    uint16_t m_mtu{4200};
+    DataRate m_rate;
+    SchedulerType m_scheduler{STRICT_PRIORITY};
+    std::array<uint32_t, kNumClasses> m_weights;
+    bool m_honourPfc{true};
+    uint8_t m_defaultClass{0};
+
+    std::array<std::deque<Item>, kNumClasses> m_queues;
+    std::array<uint64_t, kNumClasses> m_queueBytes{};
+    uint64_t m_totalQueueBytes{0};
+    std::deque<Ptr<Packet>> m_control; //!< PFC frames waiting
+
+    // Deficit round robin state.
+    std::array<int64_t, kNumClasses> m_deficit{};
+    uint8_t m_drrNext{0};
+
+    bool m_busy{false};
+    std::array<Time, kNumClasses> m_pausedUntil{}; //!< end of the current pause per class
+    std::array<Time, kNumClasses> m_pauseStart{};  //!< start of the current pause per class
+    std::array<EventId, kNumClasses> m_pauseEvent;
+    Counters m_counters;
+
+    FabricRxCallback m_rxCallback;
+    DequeueCallback m_dequeueCallback;
+    PullCallback m_pullCallback;
+    NetDevice::ReceiveCallback m_netRxCallback;
+    PromiscReceiveCallback m_promiscCallback;
+
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;       //!< data frame starts transmission
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;       //!< data frame received
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;     //!< every frame, both directions
+    TracedCallback<Ptr<const Packet>, uint8_t> m_txBeginTrace; //!< data frame and its class
+    TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;       //!< class, quanta
+    TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;       //!< class, quanta
+};
+
+} // namespace ns3
+
+#endif /* FABRIC_NET_DEVICE_H */

@@ -1,0 +1,135 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Next-hop selection policies of a fabric switch: ECMP hashing and static pinning.
+ */
+#ifndef FABRIC_ROUTING_H
+#define FABRIC_ROUTING_H
+
+#include "fabric-hash.h"
+
+#include "ns3/object.h"
+
+#include <cstdint>
+#include <unordered_map>
+
+namespace ns3
+{
+
+struct RoceFrameInfo;
+
+/**
+ * \ingroup training-fabric
+ * \brief The one question a switch asks per frame: which of the equal-cost
+ * next hops toward the destination does this frame take?
+ *
+ * Forwarding tables (all shortest-path next hops per destination host) are
+ * computed from the topology and live in the switch; a policy only chooses
+ * among them. ECMP and static pinning exist today; flowlet switching, packet
+ * spraying or adaptive routing are further subclasses of this interface.
+ */
+class FabricRouting : public Object
+{
+  public:
+    static TypeId GetTypeId();
+
+    /**
+     * Choose the egress port.
+     * \param info parsed headers of the frame
+     * \param srcHost index of the source host
+     * \param dstHost index of the destination host
+     * \param candidates equal-cost egress ports (at least two)
+     * \param n number of candidates
+     * \return one of the candidates
+     */
+    virtual uint16_t SelectEgress(const RoceFrameInfo& info,
+                                  uint32_t srcHost,
+                                  uint32_t dstHost,
+                                  const uint16_t* candidates,
+                                  uint32_t n) = 0;
+};
+
+/**
+ * \ingroup training-fabric
+ * \brief Equal-cost multi-path: hash of the RoCEv2 5-tuple modulo the group size.
+ *
+ * The hash is CRC32 (as merchant ASICs compute it, seeded per switch) or a
+ * well-mixed 64-bit hash. A CRC is linear in its input, so flows whose 5-tuples
+ * differ in few bits (sequential UDP source ports) can land on correlated
+ * members; the 64-bit mix avalanches every input bit.
+ */
+class EcmpRouting : public FabricRouting
+{
+  public:
+    /// Hash function over the 5-tuple.
+    enum HashType
+    {
+        CRC32, //!< IEEE 802.3 CRC-32 over the 13 tuple bytes, seed as initial value
+        MIX64, //!< 64-bit avalanche mix (splitmix64 finalizer)
+    };
+
+    static TypeId GetTypeId();
+    EcmpRouting();
+
+    uint16_t SelectEgress(const RoceFrameInfo& info,
+                          uint32_t srcHost,
+                          uint32_t dstHost,
+                          const uint16_t* candidates,
+                          uint32_t n) override;
+
+    /// \return the hash of \p t under this switch's function and seed
+    uint64_t Hash(const FiveTuple& t) const;
+
+  private:
+    HashType m_hash;
+    uint32_t m_seed;
+};
+
+/**
+ * \ingroup training-fabric
+ * \brief Static routing: flows pinned to next hops by an operator's table.
+ *
+ * A pin matches either an exact 5-tuple or a (source host, destination host)
+ * pair; the 5-tuple pin wins. Frames without a pin (or whose pin is not among
+ * the shortest-path candidates, which would risk a loop) fall back to the
+ * policy in attribute "Fallback" (ECMP with seed 0 unless set).
+ */
+class StaticRouting : public FabricRouting
+{
+  public:
+    static TypeId GetTypeId();
+    StaticRouting();
+
+    /// Pin frames of exactly this 5-tuple to egress \p port.
+    void PinFlow(const FiveTuple& tuple, uint16_t port);
+    /// Pin every frame from host \p src to host \p dst to egress \p port.
+    void PinHostPair(uint32_t src, uint32_t dst, uint16_t port);
+    /// \return the number of pins
+    std::size_t GetNPins() const;
+
+    uint16_t SelectEgress(const RoceFrameInfo& info,
+                          uint32_t srcHost,
+                          uint32_t dstHost,
+                          const uint16_t* candidates,
+                          uint32_t n) override;
+
+  private:
+    void DoDispose() override;
+
+    struct TupleHash
+    {
+        std::size_t operator()(const FiveTuple& t) const;
+    };
+    struct TupleEq
+    {
+        bool operator()(const FiveTuple& a, const FiveTuple& b) const;
+    };
+
+    std::unordered_map<FiveTuple, uint16_t, TupleHash, TupleEq> m_flowPins;
+    std::unordered_map<uint64_t, uint16_t> m_pairPins;
+    Ptr<FabricRouting> m_fallback;
+};
+
+} // namespace ns3
+
+#endif /* FABRIC_ROUTING_H */

@@ -1,0 +1,322 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fabric-switch.h"
+
+#include "fabric-addressing.h"
+#include "fabric-net-device.h"
+#include "fabric-routing.h"
+#include "fabric-channel.h"
+#include "pfc-header.h"
+#include "roce-header.h"
+#include "shared-buffer-mmu.h"
+
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/pointer.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricSwitch");
+NS_OBJECT_ENSURE_REGISTERED(FabricSwitch);
+
+namespace
+{
+constexpr uint32_t kEctTagBit = 1u << 16; //!< tag bit: frame is ECN-capable
+constexpr uint32_t kPortTagMask = 0xffffu;
+} // namespace
+
+const char*
+FabricSwitch::DropReasonName(DropReason reason)
+{
+    switch (reason)
+    {
+    case DROP_HEADROOM_OVERFLOW:
+        return "headroom_overflow";
+    case DROP_BUFFER_OVERFLOW:
+        return "buffer_overflow";
+    case DROP_NO_ROUTE:
+        return "no_route";
+    case DROP_MALFORMED:
+        return "malformed";
+    default:
+        return "unknown";
+    }
+}
+
+TypeId
+FabricSwitch::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::FabricSwitch")
+            .SetParent<Object>()
+            .SetGroupName("TrainingFabric")
+            .AddConstructor<FabricSwitch>()
+            .AddAttribute("Mmu",
+                          "The shared-buffer MMU (created with default attributes).",
+                          PointerValue(),
+                          MakePointerAccessor(&FabricSwitch::m_mmu),
+                          MakePointerChecker<SharedBufferMmu>())
+            .AddAttribute("Routing",
+                          "The routing policy choosing among equal-cost next hops.",
+                          PointerValue(),
+                          MakePointerAccessor(&FabricSwitch::m_routing),
+                          MakePointerChecker<FabricRouting>())
+            .AddTraceSource("Forward",
+                            "A frame was admitted and queued: frame, ingress port, egress "
+                            "port, class.",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_forwardTrace),
+                            "ns3::FabricSwitch::ForwardCallback")
+            .AddTraceSource("Drop",
+                            "A frame was dropped: frame, ingress port, DropReason.",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_dropTrace),
+                            "ns3::FabricSwitch::DropCallback")
+            .AddTraceSource("Pfc",
+                            "The switch paused (true) or resumed (false) an ingress (port, "
+                            "class).",
+                            MakeTraceSourceAccessor(&FabricSwitch::m_pfcTrace),
+                            "ns3::FabricSwitch::PfcCallback");
+    return tid;
+}
+
+FabricSwitch::FabricSwitch()
+{
+    m_mmu = CreateObject<SharedBufferMmu>();
+    m_routing = CreateObject<EcmpRouting>();
+    m_uniform = CreateObject<UniformRandomVariable>();
+}
+
+FabricSwitch::~FabricSwitch() = default;
+
+void
+FabricSwitch::DoDispose()
+{
+    for (auto& a : m_refresh)
+    {
+        for (auto& e : a)
+        {
+            e.Cancel();
+        }
+    }
+    m_ports.clear();
+    m_routing = nullptr;
+    m_mmu = nullptr;
+    m_uniform = nullptr;
+    Object::DoDispose();
+}
+
+uint32_t
+FabricSwitch::AddPort(Ptr<FabricNetDevice> dev)
+{
+    uint32_t index = static_cast<uint32_t>(m_ports.size());
+    dev->SetPortIndex(index);
+    dev->SetFabricReceiveCallback(MakeCallback(&FabricSwitch::Receive, this));
+    dev->SetDequeueCallback(MakeCallback(&FabricSwitch::OnDequeue, this));
+    m_ports.push_back(dev);
+    m_refresh.emplace_back();
+    return index;
+}
+
+uint32_t
+FabricSwitch::GetNPorts() const
+{
+    return static_cast<uint32_t>(m_ports.size());
+}
+
+Ptr<FabricNetDevice>
+FabricSwitch::GetPort(uint32_t i) const
+{
+    return m_ports.at(i);
+}
+
+std::string
+FabricSwitch::Configure()
+{
+    std::vector<SharedBufferMmu::PortInfo> info;
+    for (const auto& dev : m_ports)
+    {
+        SharedBufferMmu::PortInfo pi;
+        pi.rate = dev->GetDataRate();
+        pi.cableDelay = dev->GetFabricChannel() ? dev->GetFabricChannel()->GetDelay() : Time(0);
+        info.push_back(pi);
+    }
+    return m_mmu->Configure(info);
+}
+
+void
+FabricSwitch::SetRoute(uint32_t dstHost, const std::vector<uint16_t>& ports)
+{
+    if (m_fib.size() <= dstHost)
+    {
+        m_fib.resize(dstHost + 1);
+    }
+    m_fib[dstHost] = ports;
+}
+
+const std::vector<uint16_t>&
+FabricSwitch::GetRoute(uint32_t dstHost) const
+{
+    static const std::vector<uint16_t> empty;
+    return dstHost < m_fib.size() ? m_fib[dstHost] : empty;
+}
+
+void
+FabricSwitch::SetRouting(Ptr<FabricRouting> routing)
+{
+    m_routing = routing;
+}
+
+Ptr<FabricRouting>
+FabricSwitch::GetRouting() const
+{
+    return m_routing;
+}
+
+Ptr<SharedBufferMmu>
+FabricSwitch::GetMmu() const
+{
+    return m_mmu;
+}
+
+int64_t
+FabricSwitch::AssignStreams(int64_t stream)
+{
+    m_uniform->SetStream(stream);
+    return 1;
+}
+
+const FabricSwitch::Counters&
+FabricSwitch::GetCounters() const
+{
+    return m_counters;
+}
+
+void
+FabricSwitch::SetName(const std::string& name)
+{
+    m_name = name;
+}
+
+const std::string&
+FabricSwitch::GetName() const
+{
+    return m_name;
+}
+
+void
+FabricSwitch::Drop(Ptr<const Packet> p, uint32_t inPort, DropReason reason)
+{
+    NS_LOG_LOGIC(m_name << " drop on port " << inPort << ": " << DropReasonName(reason));
+    m_counters.drops[reason]++;
+    m_dropTrace(p, inPort, reason);
+}
+
+void
+FabricSwitch::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
+{
+    m_counters.rxFrames++;
+    const uint32_t inPort = dev->GetPortIndex();
+    RoceFrameInfo info;
+    if (!ParseRoceFrame(*p, info))
+    {
+        Drop(p, inPort, DROP_MALFORMED);
+        return;
+    }
+    const uint32_t dstHost = fabric::HostIdFromIp(info.dstIp);
+    if (dstHost >= m_fib.size() || m_fib[dstHost].empty())
+    {
+        Drop(p, inPort, DROP_NO_ROUTE);
+        return;
+    }
+    const std::vector<uint16_t>& nh = m_fib[dstHost];
+    const uint16_t out =
+        nh.size() == 1 ? nh[0]
+                       : m_routing->SelectEgress(info,
+                                                 fabric::HostIdFromIp(info.srcIp),
+                                                 dstHost,
+                                                 nh.data(),
+                                                 static_cast<uint32_t>(nh.size()));
+    // Traffic class from the DSCP's class selector bits (RFC 2474 CSn -> n).
+    const uint8_t cls = info.dscp >> 3;
+    const uint32_t bytes = p->GetSize();
+    const SharedBufferMmu::Verdict verdict = m_mmu->Admit(inPort, cls, bytes);
+    if (verdict != SharedBufferMmu::ADMIT)
+    {
+        Drop(p,
+             inPort,
+             verdict == SharedBufferMmu::DROP_HEADROOM ? DROP_HEADROOM_OVERFLOW
+                                                       : DROP_BUFFER_OVERFLOW);
+        return;
+    }
+    if (m_mmu->CheckXoff(inPort, cls))
+    {
+        m_counters.xoffSent++;
+        m_pfcTrace(inPort, cls, true);
+        RefreshPause(inPort, cls, false);
+    }
+    m_counters.forwarded++;
+    m_forwardTrace(p, inPort, out, cls);
+    // ECT(0)/ECT(1) frames may be marked at egress; Not-ECT never.
+    const uint32_t tag = inPort | (info.ecn != 0 ? kEctTagBit : 0);
+    m_ports[out]->Enqueue(p, cls, tag);
+}
+
+void
+FabricSwitch::RefreshPause(uint32_t port, uint8_t cls, bool refresh)
+{
+    // Send (or re-send) XOFF and keep it alive: a pause that is not refreshed
+    // expires at the upstream port after its quanta. A refresh that finds the
+    // ingress drained resumes instead.
+    if (refresh)
+    {
+        if (m_mmu->CheckXon(port, cls))
+        {
+            SendXon(port, cls);
+            return;
+        }
+        if (!m_mmu->IsPausing(port, cls))
+        {
+            return;
+        }
+        m_counters.xoffRefresh++;
+    }
+    const uint16_t quanta = m_mmu->GetPauseQuanta();
+    m_ports[port]->SendPfc(cls, quanta);
+    Time half = PfcHeader::QuantaToTime(quanta, m_ports[port]->GetDataRate()) / 2;
+    m_refresh[port][cls] =
+        Simulator::Schedule(half, &FabricSwitch::RefreshPause, this, port, cls, true);
+}
+
+void
+FabricSwitch::SendXon(uint32_t port, uint8_t cls)
+{
+    m_refresh[port][cls].Cancel();
+    m_counters.xonSent++;
+    m_pfcTrace(port, cls, false);
+    m_ports[port]->SendPfc(cls, 0);
+}
+
+void
+FabricSwitch::OnDequeue(FabricNetDevice* dev, Ptr<Packet> p, uint8_t cls, uint32_t tag)
+{
+    const uint32_t inPort = tag & kPortTagMask;
+    m_mmu->Release(inPort, cls, p->GetSize());
+    if (m_mmu->CheckXon(inPort, cls))
+    {
+        SendXon(inPort, cls);
+    }
+    if ((tag & kEctTagBit) && m_mmu->IsEcnEnabled())
+    {
+        const double prob = m_mmu->MarkProbability(dev->GetQueueBytes(cls));
+        if (prob > 0.0 && (prob >= 1.0 || m_uniform->GetValue() < prob))
+        {
+            SetIpv4Ecn(p, 3);
+            m_counters.ecnMarked++;
+        }
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,129 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * An output-queued shared-buffer switch for a lossless RoCEv2 fabric.
+ */
+#ifndef FABRIC_SWITCH_H
+#define FABRIC_SWITCH_H
+
+#include "ns3/event-id.h"
+#include "ns3/object.h"
+#include "ns3/ptr.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class FabricNetDevice;
+class FabricRouting;
+class Packet;
+class SharedBufferMmu;
+class UniformRandomVariable;
+
+/**
+ * \ingroup training-fabric
+ * \brief A fabric switch: ingress MMU accounting and PFC, routing, egress ECN.
+ *
+ * A frame arriving on port i in class c (from the IPv4 DSCP: class = DSCP / 8)
+ * is parsed once (fixed offsets, no header objects), routed to an egress port
+ * by the forwarding table and the routing policy, admitted by the
+ * SharedBufferMmu against ingress (i, c), and queued at the egress port. When
+ * it starts transmission, its bytes are released, RED marks CE with the
+ * probability given by the egress queue (DCQCN congestion point), and XON is
+ * sent upstream when (i, c) has drained. XOFF frames are refreshed at half
+ * their pause time while the ingress stays congested.
+ */
+class FabricSwitch : public Object
+{
+  public:
+    /// Reasons a frame may be dropped.
+    enum DropReason : uint8_t
+    {
+        DROP_HEADROOM_OVERFLOW = 0, //!< lossless class, PFC headroom exhausted
+        DROP_BUFFER_OVERFLOW = 1,   //!< lossy class, no buffer
+        DROP_NO_ROUTE = 2,          //!< destination unknown
+        DROP_MALFORMED = 3,         //!< not a RoCEv2 frame
+        DROP_REASON_COUNT = 4,
+    };
+
+    /// \return a short name of \p reason, as used in summaries
+    static const char* DropReasonName(DropReason reason);
+
+    static TypeId GetTypeId();
+    FabricSwitch();
+    ~FabricSwitch() override;
+
+    /// Add a port; its index is the number of ports added before it.
+    uint32_t AddPort(Ptr<FabricNetDevice> dev);
+    /// \return the number of ports
+    uint32_t GetNPorts() const;
+    /// \return port \p i
+    Ptr<FabricNetDevice> GetPort(uint32_t i) const;
+
+    /**
+     * Size the MMU for the ports added so far. Call after all AddPort().
+     * \return an empty string or a one-line reason the buffer is too small
+     */
+    std::string Configure();
+
+    /// Set the next hops toward host \p dstHost (egress port indices).
+    void SetRoute(uint32_t dstHost, const std::vector<uint16_t>& ports);
+    /// \return the next hops toward \p dstHost
+    const std::vector<uint16_t>& GetRoute(uint32_t dstHost) const;
+    /// Set the routing policy.
+    void SetRouting(Ptr<FabricRouting> routing);
+    /// \return the routing policy
+    Ptr<FabricRouting> GetRouting() const;
+    /// \return the MMU
+    Ptr<SharedBufferMmu> GetMmu() const;
+
+    /// Fix the random stream used for RED (deterministic runs).
+    int64_t AssignStreams(int64_t stream);
+
+    /// Counters, for summaries and tests.
+    struct Counters
+    {
+        uint64_t rxFrames{0};        //!< data frames received
+        uint64_t forwarded{0};       //!< frames queued at an egress
+        uint64_t ecnMarked{0};       //!< frames marked CE
+        uint64_t xoffSent{0};        //!< pause transitions (first XOFF of an episode)
+        uint64_t xoffRefresh{0};     //!< XOFF refreshes
+        uint64_t xonSent{0};         //!< resume frames
+        std::array<uint64_t, DROP_REASON_COUNT> drops{}; //!< by reason
+    };
+    const Counters& GetCounters() const;
+
+    /// Name used in logs and outputs (e.g. "leaf0", "spine3").
+    void SetName(const std::string& name);
+    const std::string& GetName() const;
+
+  private:
+    void DoDispose() override;
+    void Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p);
+    void OnDequeue(FabricNetDevice* dev, Ptr<Packet> p, uint8_t cls, uint32_t tag);
+    void Drop(Ptr<const Packet> p, uint32_t inPort, DropReason reason);
+    void RefreshPause(uint32_t port, uint8_t cls, bool refresh);
+    void SendXon(uint32_t port, uint8_t cls);
+
+    std::string m_name;
+    std::vector<Ptr<FabricNetDevice>> m_ports;
+    std::vector<std::vector<uint16_t>> m_fib; //!< per destination host
+    Ptr<FabricRouting> m_routing;
+    Ptr<SharedBufferMmu> m_mmu;
+    Ptr<UniformRandomVariable> m_uniform;
+    std::vector<std::array<EventId, 8>> m_refresh; //!< XOFF refresh timer per (port, class)
+    Counters m_counters;
+
+    TracedCallback<Ptr<const Packet>, uint32_t, uint32_t, uint8_t> m_forwardTrace;
+    TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_dropTrace;
+    TracedCallback<uint32_t, uint8_t, bool> m_pfcTrace;
+};
+
+} // namespace ns3
+
+#endif /* FABRIC_SWITCH_H */

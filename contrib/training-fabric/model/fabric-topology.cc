@@ -1,0 +1,540 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fabric-topology.h"
+
+#include "fabric-channel.h"
+#include "fabric-net-device.h"
+#include "fabric-switch.h"
+#include "rdma-nic.h"
+#include "roce-header.h"
+#include "shared-buffer-mmu.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/log.h"
+#include "ns3/mac48-address.h"
+#include "ns3/node.h"
+#include "ns3/pointer.h"
+
+#include <algorithm>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("FabricTopology");
+NS_OBJECT_ENSURE_REGISTERED(FabricTopology);
+
+namespace
+{
+constexpr uint32_t kUnreached = std::numeric_limits<uint32_t>::max();
+
+/// Line time of \p frameBytes at \p rate, in exact picoseconds.
+uint64_t
+LinePs(uint32_t frameBytes, const DataRate& rate)
+{
+    unsigned __int128 bits = static_cast<unsigned __int128>(roce::WireBytes(frameBytes)) * 8;
+    return static_cast<uint64_t>(bits * 1000000000000ULL / rate.GetBitRate());
+}
+} // namespace
+
+TypeId
+FabricTopology::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::FabricTopology")
+                            .SetParent<Object>()
+                            .SetGroupName("TrainingFabric")
+                            .AddConstructor<FabricTopology>();
+    return tid;
+}
+
+void
+FabricTopology::EnsurePicosecondResolution()
+{
+    // Line times of 400 Gb/s frames are fractions of a nanosecond apart:
+    // the fabric runs at picosecond resolution (set once, before any event).
+    if (Time::GetResolution() != Time::PS)
+    {
+        Time::SetResolution(Time::PS);
+    }
+}
+
+FabricTopology::FabricTopology()
+{
+    EnsurePicosecondResolution();
+    m_deviceFactory.SetTypeId(FabricNetDevice::GetTypeId());
+    m_mmuFactory.SetTypeId(SharedBufferMmu::GetTypeId());
+    m_nicFactory.SetTypeId(RdmaNic::GetTypeId());
+}
+
+FabricTopology::~FabricTopology() = default;
+
+void
+FabricTopology::DoDispose()
+{
+    m_hosts.clear();
+    m_switches.clear();
+    m_links.clear();
+    Object::DoDispose();
+}
+
+void
+FabricTopology::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_deviceFactory.Set(name, value);
+}
+
+void
+FabricTopology::SetMmuAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_mmuFactory.Set(name, value);
+}
+
+void
+FabricTopology::SetNicAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_nicFactory.Set(name, value);
+}
+
+uint32_t
+FabricTopology::AddHost()
+{
+    HostEntry h;
+    h.node = CreateObject<Node>();
+    h.nic = m_nicFactory.Create<RdmaNic>();
+    h.node->AggregateObject(h.nic);
+    m_hosts.push_back(h);
+    return static_cast<uint32_t>(m_hosts.size() - 1);
+}
+
+uint32_t
+FabricTopology::AddSwitch(const std::string& name)
+{
+    SwitchEntry s;
+    s.node = CreateObject<Node>();
+    s.sw = CreateObject<FabricSwitch>();
+    s.sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<SharedBufferMmu>()));
+    s.sw->SetName(name);
+    s.node->AggregateObject(s.sw);
+    m_switches.push_back(s);
+    return static_cast<uint32_t>(m_switches.size() - 1);
+}
+
+Ptr<FabricNetDevice>
+FabricTopology::MakeDevice(Ptr<Node> node, DataRate rate)
+{
+    Ptr<FabricNetDevice> dev = m_deviceFactory.Create<FabricNetDevice>();
+    dev->SetAttribute("DataRate", DataRateValue(rate));
+    dev->SetAddress(Mac48Address::Allocate());
+    node->AddDevice(dev);
+    return dev;
+}
+
+uint32_t
+FabricTopology::AddLink(Endpoint a,
+                        Endpoint b,
+                        Ptr<FabricNetDevice> da,
+                        Ptr<FabricNetDevice> db,
+                        DataRate rate,
+                        Time delay)
+{
+    Ptr<FabricChannel> ch = CreateObject<FabricChannel>();
+    ch->SetAttribute("Delay", TimeValue(delay));
+    da->Attach(ch);
+    db->Attach(ch);
+    Link l;
+    l.a = a;
+    l.b = b;
+    l.devA = da;
+    l.devB = db;
+    l.rate = rate;
+    l.delay = delay;
+    m_links.push_back(l);
+    return static_cast<uint32_t>(m_links.size() - 1);
+}
+
+uint32_t
+FabricTopology::ConnectHost(uint32_t host, uint32_t sw, DataRate rate, Time delay)
+{
+    NS_ABORT_MSG_IF(host >= m_hosts.size() || sw >= m_switches.size(),
+                    "FabricTopology::ConnectHost: no such host or switch");
+    HostEntry& h = m_hosts[host];
+    NS_ABORT_MSG_IF(h.attached, "FabricTopology: host " << host << " is already connected");
+    SwitchEntry& s = m_switches[sw];
+    Ptr<FabricNetDevice> dh = MakeDevice(h.node, rate);
+    Ptr<FabricNetDevice> ds = MakeDevice(s.node, rate);
+    uint32_t port = s.sw->AddPort(ds);
+    uint32_t link =
+        AddLink(Endpoint{true, host, 0}, Endpoint{false, sw, port}, dh, ds, rate, delay);
+    s.portLink.push_back(link);
+    h.nic->Setup(dh, host);
+    h.attached = true;
+    h.at = Endpoint{false, sw, port};
+    h.link = link;
+    return link;
+}
+
+uint32_t
+FabricTopology::ConnectSwitches(uint32_t swA, uint32_t swB, DataRate rate, Time delay)
+{
+    NS_ABORT_MSG_IF(swA >= m_switches.size() || swB >= m_switches.size() || swA == swB,
+                    "FabricTopology::ConnectSwitches: bad switch pair");
+    SwitchEntry& a = m_switches[swA];
+    SwitchEntry& b = m_switches[swB];
+    Ptr<FabricNetDevice> da = MakeDevice(a.node, rate);
+    Ptr<FabricNetDevice> db = MakeDevice(b.node, rate);
+    uint32_t pa = a.sw->AddPort(da);
+    uint32_t pb = b.sw->AddPort(db);
+    uint32_t link = AddLink(Endpoint{false, swA, pa}, Endpoint{false, swB, pb}, da, db, rate, delay);
+    a.portLink.push_back(link);
+    b.portLink.push_back(link);
+    return link;
+}
+
+void
+FabricTopology::Finalize()
+{
+    NS_ABORT_MSG_IF(m_finalized, "FabricTopology::Finalize called twice");
+    for (uint32_t h = 0; h < m_hosts.size(); ++h)
+    {
+        if (!m_hosts[h].attached)
+        {
+            throw std::invalid_argument("host " + std::to_string(h) + " is not connected");
+        }
+    }
+    for (auto& s : m_switches)
+    {
+        std::string err = s.sw->Configure();
+        if (!err.empty())
+        {
+            throw std::invalid_argument(s.sw->GetName() + ": " + err);
+        }
+    }
+    // All shortest paths: breadth-first search over switches from each
+    // destination host's switch; a port is a next hop toward host h when its
+    // peer switch is one hop closer to h.
+    const uint32_t nSw = static_cast<uint32_t>(m_switches.size());
+    m_dist.assign(m_hosts.size(), std::vector<uint32_t>());
+    for (uint32_t h = 0; h < m_hosts.size(); ++h)
+    {
+        std::vector<uint32_t>& dist = m_dist[h];
+        dist.assign(nSw, kUnreached);
+        std::deque<uint32_t> frontier;
+        dist[m_hosts[h].at.index] = 0;
+        frontier.push_back(m_hosts[h].at.index);
+        while (!frontier.empty())
+        {
+            uint32_t s = frontier.front();
+            frontier.pop_front();
+            for (uint32_t link : m_switches[s].portLink)
+            {
+                const Link& l = m_links[link];
+                const Endpoint& peer = (!l.a.isHost && l.a.index == s) ? l.b : l.a;
+                if (!peer.isHost && dist[peer.index] == kUnreached)
+                {
+                    dist[peer.index] = dist[s] + 1;
+                    frontier.push_back(peer.index);
+                }
+            }
+        }
+        for (uint32_t s = 0; s < nSw; ++s)
+        {
+            if (dist[s] == kUnreached)
+            {
+                throw std::invalid_argument("switch " + m_switches[s].sw->GetName() +
+                                            " cannot reach host " + std::to_string(h));
+            }
+            std::vector<uint16_t> next;
+            if (s == m_hosts[h].at.index)
+            {
+                next.push_back(static_cast<uint16_t>(m_hosts[h].at.port));
+            }
+            else
+            {
+                for (uint32_t port = 0; port < m_switches[s].portLink.size(); ++port)
+                {
+                    const Link& l = m_links[m_switches[s].portLink[port]];
+                    const Endpoint& peer = (!l.a.isHost && l.a.index == s && l.a.port == port)
+                                               ? l.b
+                                               : l.a;
+                    if (!peer.isHost && dist[peer.index] + 1 == dist[s])
+                    {
+                        next.push_back(static_cast<uint16_t>(port));
+                    }
+                }
+            }
+            m_switches[s].sw->SetRoute(h, next);
+        }
+    }
+    m_finalized = true;
+}
+
+uint32_t
+FabricTopology::GetNHosts() const
+{
+    return static_cast<uint32_t>(m_hosts.size());
+}
+
+uint32_t
+FabricTopology::GetNSwitches() const
+{
+    return static_cast<uint32_t>(m_switches.size());
+}
+
+uint32_t
+FabricTopology::GetNLinks() const
+{
+    return static_cast<uint32_t>(m_links.size());
+}
+
+Ptr<Node>
+FabricTopology::GetHostNode(uint32_t host) const
+{
+    return m_hosts.at(host).node;
+}
+
+Ptr<RdmaNic>
+FabricTopology::GetNic(uint32_t host) const
+{
+    return m_hosts.at(host).nic;
+}
+
+Ptr<FabricSwitch>
+FabricTopology::GetSwitch(uint32_t sw) const
+{
+    return m_switches.at(sw).sw;
+}
+
+Ptr<Node>
+FabricTopology::GetSwitchNode(uint32_t sw) const
+{
+    return m_switches.at(sw).node;
+}
+
+const FabricTopology::Link&
+FabricTopology::GetLink(uint32_t link) const
+{
+    return m_links.at(link);
+}
+
+FabricTopology::Endpoint
+FabricTopology::GetHostAttachment(uint32_t host) const
+{
+    return m_hosts.at(host).at;
+}
+
+uint32_t
+FabricTopology::GetSwitchPortLink(uint32_t sw, uint32_t port) const
+{
+    return m_switches.at(sw).portLink.at(port);
+}
+
+FabricTopology::Endpoint
+FabricTopology::GetSwitchPortPeer(uint32_t sw, uint32_t port) const
+{
+    const Link& l = m_links[GetSwitchPortLink(sw, port)];
+    return (!l.a.isHost && l.a.index == sw && l.a.port == port) ? l.b : l.a;
+}
+
+NodeContainer
+FabricTopology::GetHostNodes() const
+{
+    NodeContainer c;
+    for (const auto& h : m_hosts)
+    {
+        c.Add(h.node);
+    }
+    return c;
+}
+
+NodeContainer
+FabricTopology::GetSwitchNodes() const
+{
+    NodeContainer c;
+    for (const auto& s : m_switches)
+    {
+        c.Add(s.node);
+    }
+    return c;
+}
+
+NetDeviceContainer
+FabricTopology::GetDevices() const
+{
+    NetDeviceContainer c;
+    for (const auto& l : m_links)
+    {
+        c.Add(l.devA);
+        c.Add(l.devB);
+    }
+    return c;
+}
+
+uint32_t
+FabricTopology::GetHopCount(uint32_t src, uint32_t dst) const
+{
+    NS_ABORT_MSG_UNLESS(m_finalized, "FabricTopology: call Finalize() first");
+    if (src == dst)
+    {
+        return 0;
+    }
+    return m_dist.at(dst).at(m_hosts.at(src).at.index) + 1;
+}
+
+std::vector<std::vector<FabricTopology::Hop>>
+FabricTopology::GetPaths(uint32_t src, uint32_t dst, uint32_t limit) const
+{
+    NS_ABORT_MSG_UNLESS(m_finalized, "FabricTopology: call Finalize() first");
+    std::vector<std::vector<Hop>> paths;
+    if (src == dst)
+    {
+        return paths;
+    }
+    std::vector<Hop> current;
+    current.push_back(Hop{true, src, 0, m_hosts[src].link});
+    // Depth-first walk along the forwarding tables.
+    std::function<void(uint32_t)> walk = [&](uint32_t sw) {
+        if (paths.size() >= limit)
+        {
+            return;
+        }
+        for (uint16_t port : m_switches[sw].sw->GetRoute(dst))
+        {
+            uint32_t link = m_switches[sw].portLink[port];
+            current.push_back(Hop{false, sw, port, link});
+            Endpoint peer = GetSwitchPortPeer(sw, port);
+            if (peer.isHost)
+            {
+                paths.push_back(current);
+            }
+            else
+            {
+                walk(peer.index);
+            }
+            current.pop_back();
+        }
+    };
+    walk(m_hosts[src].at.index);
+    return paths;
+}
+
+std::vector<FabricTopology::EcmpGroup>
+FabricTopology::GetEcmpGroups() const
+{
+    std::vector<EcmpGroup> groups;
+    for (uint32_t s = 0; s < m_switches.size(); ++s)
+    {
+        std::set<std::vector<uint16_t>> seen;
+        for (uint32_t h = 0; h < m_hosts.size(); ++h)
+        {
+            std::vector<uint16_t> ports = m_switches[s].sw->GetRoute(h);
+            if (ports.size() < 2)
+            {
+                continue;
+            }
+            std::sort(ports.begin(), ports.end());
+            if (seen.insert(ports).second)
+            {
+                EcmpGroup g;
+                g.sw = s;
+                g.ports = ports;
+                std::ostringstream name;
+                name << m_switches[s].sw->GetName() << ".g" << (seen.size() - 1);
+                g.name = name.str();
+                groups.push_back(g);
+            }
+        }
+    }
+    return groups;
+}
+
+std::vector<uint32_t>
+FabricTopology::FirstPathLinks(uint32_t src, uint32_t dst) const
+{
+    std::vector<uint32_t> links;
+    links.push_back(m_hosts.at(src).link);
+    uint32_t sw = m_hosts[src].at.index;
+    for (uint32_t guard = 0; guard <= m_switches.size(); ++guard)
+    {
+        const auto& route = m_switches[sw].sw->GetRoute(dst);
+        NS_ABORT_MSG_IF(route.empty(), "FabricTopology: no route to host " << dst);
+        uint32_t port = route[0];
+        links.push_back(m_switches[sw].portLink[port]);
+        Endpoint peer = GetSwitchPortPeer(sw, port);
+        if (peer.isHost)
+        {
+            return links;
+        }
+        sw = peer.index;
+    }
+    NS_FATAL_ERROR("FabricTopology: forwarding loop toward host " << dst);
+    return links;
+}
+
+Time
+FabricTopology::GetBaseRtt(uint32_t src, uint32_t dst, uint32_t mtu) const
+{
+    NS_ABORT_MSG_UNLESS(m_finalized, "FabricTopology: call Finalize() first");
+    const uint32_t dataFrame = mtu + roce::kDataHeaderBytes;
+    const uint32_t ackFrame = roce::kAckFrameBytes;
+    uint64_t ps = 0;
+    for (uint32_t link : FirstPathLinks(src, dst))
+    {
+        const Link& l = m_links[link];
+        ps += LinePs(dataFrame, l.rate) + LinePs(ackFrame, l.rate) +
+              2 * static_cast<uint64_t>(l.delay.GetPicoSeconds());
+    }
+    return PicoSeconds(ps);
+}
+
+Time
+FabricTopology::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes, uint32_t mtu) const
+{
+    NS_ABORT_MSG_UNLESS(m_finalized, "FabricTopology: call Finalize() first");
+    if (src == dst || bytes == 0)
+    {
+        return Time(0);
+    }
+    const std::vector<uint32_t> links = FirstPathLinks(src, dst);
+    const uint64_t packets = (bytes + mtu - 1) / mtu;
+    const uint32_t firstFrame =
+        static_cast<uint32_t>(std::min<uint64_t>(bytes, mtu)) + roce::kDataHeaderBytes;
+    const uint32_t lastFrame =
+        static_cast<uint32_t>(bytes - (packets - 1) * mtu) + roce::kDataHeaderBytes;
+    // The slowest link (the first of them) carries every frame back to back.
+    std::size_t b = 0;
+    for (std::size_t j = 1; j < links.size(); ++j)
+    {
+        if (m_links[links[j]].rate.GetBitRate() < m_links[links[b]].rate.GetBitRate())
+        {
+            b = j;
+        }
+    }
+    uint64_t ps = 0;
+    for (std::size_t j = 0; j < links.size(); ++j)
+    {
+        const Link& l = m_links[links[j]];
+        ps += static_cast<uint64_t>(l.delay.GetPicoSeconds());
+        if (j < b)
+        {
+            ps += LinePs(firstFrame, l.rate);
+        }
+        else if (j > b)
+        {
+            ps += LinePs(lastFrame, l.rate);
+        }
+        else
+        {
+            ps += (packets - 1) * LinePs(mtu + roce::kDataHeaderBytes, l.rate) +
+                  LinePs(lastFrame, l.rate);
+        }
+    }
+    return PicoSeconds(ps);
+}
+
+} // namespace ns3

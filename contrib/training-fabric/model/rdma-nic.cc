@@ -1,0 +1,646 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "rdma-nic.h"
+
+#include "fabric-addressing.h"
+#include "fabric-net-device.h"
+#include "rdma-congestion-ops.h"
+#include "rdma-queue-pair.h"
+
+#include "ns3/boolean.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaNic");
+NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
+
+namespace
+{
+constexpr uint32_t kPsnMask = 0xffffff;  //!< PSNs are 24 bits on the wire
+constexpr uint32_t kPsnHalf = 0x800000;  //!< half the PSN space: ahead vs behind
+
+/// Linux rdma_calc_flow_label() followed by rdma_flow_label_to_udp_sport().
+uint16_t
+LinuxUdpSourcePort(uint32_t lqpn, uint32_t rqpn)
+{
+    uint64_t v = static_cast<uint64_t>(lqpn) * rqpn;
+    v ^= v >> 20;
+    v ^= v >> 40;
+    uint32_t fl = static_cast<uint32_t>(v & 0xfffff);
+    uint32_t fl_low = fl & 0x03fff;
+    uint32_t fl_high = fl & 0xfc000;
+    fl_low ^= fl_high >> 14;
+    return static_cast<uint16_t>(fl_low | 0xc000);
+}
+
+inline uint64_t
+NowPs()
+{
+    return static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+}
+
+} // namespace
+
+TypeId
+RdmaNic::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaNic")
+            .SetParent<Object>()
+            .SetGroupName("TrainingFabric")
+            .AddConstructor<RdmaNic>()
+            .AddAttribute("Mtu",
+                          "RoCE path MTU: payload bytes per packet (an IB MTU: 256, 512, 1024, "
+                          "2048 or 4096). Default 4096, the largest, as RoCE fabrics use.",
+                          UintegerValue(4096),
+                          MakeUintegerAccessor(&RdmaNic::m_mtu),
+                          MakeUintegerChecker<uint32_t>(256, 4096))
+            .AddAttribute("AckInterval",
+                          "Responder coalescing: acknowledge every N in-order packets (and "
+                          "always the last packet of a message). Default 1, as the HPCC "
+                          "simulator does for per-packet feedback.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&RdmaNic::m_ackInterval),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("RetransmitTimeout",
+                          "Requester retransmission timeout. Default 1 ms, close to the IB "
+                          "local ACK timeout 4.096 us x 2^8 = 1.05 ms.",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&RdmaNic::m_rto),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("CongestionControl",
+                          "TypeId of the RdmaCongestionOps forked for every QP. Default "
+                          "ns3::RdmaCcNone (line rate; PFC alone).",
+                          TypeIdValue(RdmaCcNone::GetTypeId()),
+                          MakeTypeIdAccessor(&RdmaNic::m_ccType),
+                          MakeTypeIdChecker())
+            .AddAttribute("AckClass",
+                          "Traffic class of ACK/NAK (and CNP) packets. Default 7, a strict "
+                          "high-priority class, as the HPCC simulator sends ACKs.",
+                          UintegerValue(7),
+                          MakeUintegerAccessor(&RdmaNic::m_ackClass),
+                          MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("EcnCapable",
+                          "Send data as ECT(0) so switches may mark CE. Default true (RoCEv2 "
+                          "congestion management, IBTA annex A17).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RdmaNic::m_ecnCapable),
+                          MakeBooleanChecker())
+            .AddTraceSource("MessageComplete",
+                            "A posted message was fully acknowledged: QP, message sequence "
+                            "number, bytes.",
+                            MakeTraceSourceAccessor(&RdmaNic::m_msgCompleteTrace),
+                            "ns3::RdmaNic::MessageCompleteCallback")
+            .AddTraceSource("MessageReceived",
+                            "A whole message was received: source host, local responder "
+                            "QPN, message sequence number, bytes.",
+                            MakeTraceSourceAccessor(&RdmaNic::m_msgReceivedTrace),
+                            "ns3::RdmaNic::MessageReceivedCallback");
+    return tid;
+}
+
+RdmaNic::RdmaNic()
+{
+}
+
+RdmaNic::~RdmaNic() = default;
+
+void
+RdmaNic::DoDispose()
+{
+    m_wakeEvent.Cancel();
+    for (auto& qp : m_sendQps)
+    {
+        qp->Dispose();
+    }
+    m_sendQps.clear();
+    m_recvQps.clear();
+    m_active.clear();
+    m_dev = nullptr;
+    Object::DoDispose();
+}
+
+void
+RdmaNic::Setup(Ptr<FabricNetDevice> dev, uint32_t hostId)
+{
+    m_dev = dev;
+    m_hostId = hostId;
+    m_ip = Ipv4Address(fabric::HostIp(hostId));
+    m_mac = Mac48Address::ConvertFrom(dev->GetAddress());
+    dev->SetFabricReceiveCallback(MakeCallback(&RdmaNic::Receive, this));
+    dev->SetPullCallback(MakeCallback(&RdmaNic::Pull, this));
+}
+
+uint32_t
+RdmaNic::GetHostId() const
+{
+    return m_hostId;
+}
+
+Ipv4Address
+RdmaNic::GetIpv4Address() const
+{
+    return m_ip;
+}
+
+Mac48Address
+RdmaNic::GetMacAddress() const
+{
+    return m_mac;
+}
+
+Ptr<FabricNetDevice>
+RdmaNic::GetDevice() const
+{
+    return m_dev;
+}
+
+uint32_t
+RdmaNic::GetMtu() const
+{
+    return m_mtu;
+}
+
+Ptr<RdmaQueuePair>
+RdmaNic::GetQp(uint32_t qpn) const
+{
+    return m_sendQps.at(qpn);
+}
+
+uint32_t
+RdmaNic::GetNQps() const
+{
+    return static_cast<uint32_t>(m_sendQps.size());
+}
+
+const RdmaNic::Counters&
+RdmaNic::GetCounters() const
+{
+    return m_counters;
+}
+
+Ptr<RdmaQueuePair>
+RdmaNic::Connect(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, uint8_t cls, uint16_t srcPort)
+{
+    NS_ABORT_MSG_IF(cls > 7, "RdmaNic::Connect: class " << +cls << " is not 0..7");
+    NS_ABORT_MSG_IF(src == dst, "RdmaNic::Connect: a QP needs two different hosts");
+    Ptr<RdmaQueuePair> qp = CreateObject<RdmaQueuePair>();
+    qp->m_nic = PeekPointer(src);
+    qp->m_qpn = static_cast<uint32_t>(src->m_sendQps.size());
+    qp->m_peerQpn = static_cast<uint32_t>(dst->m_recvQps.size());
+    qp->m_srcHost = src->m_hostId;
+    qp->m_dstHost = dst->m_hostId;
+    // QP numbers on the wire start at 2 (0 and 1 are the IB special QPs).
+    const uint32_t wireLocal = qp->m_qpn + 2;
+    const uint32_t wireRemote = qp->m_peerQpn + 2;
+    qp->m_srcPort = srcPort != 0 ? srcPort : LinuxUdpSourcePort(wireLocal, wireRemote);
+    qp->m_class = cls;
+    qp->m_mtu = src->m_mtu;
+    qp->m_lineRate = src->m_dev->GetDataRate();
+    qp->m_rate = qp->m_lineRate;
+    qp->m_builder = RoceFrameBuilder(src->m_mac,
+                                     dst->m_mac,
+                                     src->m_ip,
+                                     dst->m_ip,
+                                     qp->m_srcPort,
+                                     static_cast<uint8_t>(cls * 8),
+                                     wireRemote);
+    ObjectFactory f;
+    f.SetTypeId(src->m_ccType);
+    Ptr<RdmaCongestionOps> proto = f.Create<RdmaCongestionOps>();
+    qp->m_cc = proto->Fork();
+    qp->m_cc->Init(*qp);
+    src->m_sendQps.push_back(qp);
+
+    RecvQp r;
+    r.peerHost = src->m_hostId;
+    r.requester = qp;
+    r.ackBuilder = RoceFrameBuilder(dst->m_mac,
+                                    src->m_mac,
+                                    dst->m_ip,
+                                    src->m_ip,
+                                    qp->m_srcPort,
+                                    static_cast<uint8_t>(dst->m_ackClass * 8),
+                                    wireLocal);
+    dst->m_recvQps.push_back(std::move(r));
+    return qp;
+}
+
+uint64_t
+RdmaNic::PostSend(Ptr<RdmaQueuePair> qp, uint64_t bytes)
+{
+    NS_ABORT_MSG_IF(bytes == 0, "RdmaNic::PostSend: a message carries at least one byte");
+    NS_ABORT_MSG_IF(qp->m_nic != this, "RdmaNic::PostSend: QP belongs to another NIC");
+    RdmaQueuePair::Message m;
+    m.seq = qp->m_nextMsgSeq++;
+    m.bytes = bytes;
+    m.firstPsn = qp->m_postedEndPsn;
+    m.endPsn = m.firstPsn + (bytes + m_mtu - 1) / m_mtu;
+    m.firstByte = qp->m_postedBytes;
+    qp->m_msgs.push_back(m);
+    qp->m_postedEndPsn = m.endPsn;
+    qp->m_postedBytes += bytes;
+    if (qp->m_msgs.size() == 1)
+    {
+        qp->m_lastProgress = Simulator::Now();
+    }
+    Activate(*qp);
+    return m.seq;
+}
+
+void
+RdmaNic::Activate(RdmaQueuePair& qp)
+{
+    if (!qp.m_active && qp.m_sndNxt < qp.m_postedEndPsn)
+    {
+        qp.m_active = true;
+        m_active.push_back(&qp);
+    }
+    m_dev->TryTransmit();
+}
+
+Ptr<Packet>
+RdmaNic::BuildDataPacket(RdmaQueuePair& qp)
+{
+    const uint64_t psn = qp.m_sndNxt;
+    while (qp.m_sendIdx < qp.m_msgs.size() && psn >= qp.m_msgs[qp.m_sendIdx].endPsn)
+    {
+        qp.m_sendIdx++;
+    }
+    NS_ASSERT(qp.m_sendIdx < qp.m_msgs.size());
+    const RdmaQueuePair::Message& m = qp.m_msgs[qp.m_sendIdx];
+    const uint64_t offset = (psn - m.firstPsn) * m_mtu;
+    const uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, m.bytes - offset));
+    const bool first = (psn == m.firstPsn);
+    const bool last = (psn + 1 == m.endPsn);
+    uint8_t opcode;
+    if (first && last)
+    {
+        opcode = roce::kOpSendOnly;
+    }
+    else if (first)
+    {
+        opcode = roce::kOpSendFirst;
+    }
+    else if (last)
+    {
+        opcode = roce::kOpSendLast;
+    }
+    else
+    {
+        opcode = roce::kOpSendMiddle;
+    }
+    Ptr<Packet> p = qp.m_builder.Build(opcode,
+                                       static_cast<uint32_t>(psn & kPsnMask),
+                                       last,
+                                       payload,
+                                       m_ecnCapable ? 2 : 0);
+    if (psn < qp.m_highestSent)
+    {
+        qp.m_retransmits++;
+    }
+    else
+    {
+        qp.m_sendTimes.emplace_back(psn, Simulator::Now());
+        qp.m_highestSent = psn + 1;
+    }
+    qp.m_sndNxt = psn + 1;
+    // Pacing: the next packet of this QP may start one line-time of this
+    // packet at the QP's rate later (line bytes, so that rate = line rate
+    // means back to back).
+    const uint64_t bps = qp.m_rate.Get().GetBitRate();
+    const unsigned __int128 bits = static_cast<unsigned __int128>(roce::WireBytes(p->GetSize())) * 8;
+    qp.m_nextTxPs = NowPs() + static_cast<uint64_t>(bits * 1000000000000ULL / bps);
+    m_counters.dataTx++;
+    qp.m_cc->OnSent(qp, payload);
+    ArmRto(qp);
+    return p;
+}
+
+Ptr<Packet>
+RdmaNic::Pull(uint8_t mask, uint8_t& cls)
+{
+    const uint64_t now = NowPs();
+    uint64_t earliest = std::numeric_limits<uint64_t>::max();
+    const std::size_t n = m_active.size();
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        const std::size_t idx = (m_rr + i) % n;
+        RdmaQueuePair& qp = *m_active[idx];
+        if (qp.m_sndNxt >= qp.m_postedEndPsn || !((mask >> qp.m_class) & 1))
+        {
+            continue;
+        }
+        if (qp.m_window > 0 && qp.GetBytesInFlight() >= qp.m_window)
+        {
+            continue;
+        }
+        if (qp.m_nextTxPs > now)
+        {
+            earliest = std::min(earliest, qp.m_nextTxPs);
+            continue;
+        }
+        m_rr = idx + 1;
+        cls = qp.m_class;
+        Ptr<Packet> p = BuildDataPacket(qp);
+        if (qp.m_sndNxt >= qp.m_postedEndPsn)
+        {
+            // Nothing left to send: leave the active list (order preserved).
+            qp.m_active = false;
+            m_active.erase(m_active.begin() + idx);
+            if (m_rr > idx)
+            {
+                m_rr--;
+            }
+        }
+        if (!m_active.empty())
+        {
+            m_rr %= m_active.size();
+        }
+        else
+        {
+            m_rr = 0;
+        }
+        return p;
+    }
+    if (earliest != std::numeric_limits<uint64_t>::max() &&
+        (!m_wakeEvent.IsRunning() || earliest < m_wakePs))
+    {
+        m_wakeEvent.Cancel();
+        m_wakePs = earliest;
+        m_wakeEvent = Simulator::Schedule(PicoSeconds(earliest - now), &RdmaNic::Wake, this);
+    }
+    return nullptr;
+}
+
+void
+RdmaNic::Wake()
+{
+    m_dev->TryTransmit();
+}
+
+void
+RdmaNic::ArmRto(RdmaQueuePair& qp)
+{
+    if (!qp.m_rtoEvent.IsRunning())
+    {
+        qp.m_rtoEvent = Simulator::Schedule(qp.m_lastProgress + m_rto - Simulator::Now(),
+                                            &RdmaNic::RtoExpired,
+                                            this,
+                                            qp.m_qpn);
+    }
+}
+
+void
+RdmaNic::RtoExpired(uint32_t qpn)
+{
+    RdmaQueuePair& qp = *m_sendQps[qpn];
+    if (qp.m_sndUna >= qp.m_sndNxt && qp.m_sndUna >= qp.m_postedEndPsn)
+    {
+        return; // nothing outstanding
+    }
+    const Time deadline = qp.m_lastProgress + m_rto;
+    if (Simulator::Now() < deadline)
+    {
+        // Progress since the timer was set: sleep until the new deadline
+        // (one event per RTO period instead of one per ACK).
+        qp.m_rtoEvent =
+            Simulator::Schedule(deadline - Simulator::Now(), &RdmaNic::RtoExpired, this, qpn);
+        return;
+    }
+    NS_LOG_LOGIC("host " << m_hostId << " qp " << qpn << " timeout at psn " << qp.m_sndUna);
+    qp.m_timeouts++;
+    qp.m_lastProgress = Simulator::Now();
+    qp.m_cc->OnTimeout(qp);
+    GoBackN(qp, qp.m_sndUna);
+    qp.m_rtoEvent =
+        Simulator::Schedule(m_rto, &RdmaNic::RtoExpired, this, qpn);
+}
+
+void
+RdmaNic::GoBackN(RdmaQueuePair& qp, uint64_t psn)
+{
+    qp.m_sndNxt = psn;
+    qp.m_sendIdx = qp.FindMessage(psn);
+    // Karn: no RTT sample from packets that may be sent twice.
+    qp.m_sendTimes.clear();
+    qp.m_nextTxPs = NowPs();
+    Activate(qp);
+}
+
+void
+RdmaNic::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
+{
+    RoceFrameInfo info;
+    if (!ParseRoceFrame(*p, info))
+    {
+        return;
+    }
+    if (info.opcode == roce::kOpAcknowledge)
+    {
+        ReceiveAck(info, info.becn);
+    }
+    else if (info.opcode == roce::kOpCnp)
+    {
+        const uint32_t qpn = info.destQp - 2;
+        if (qpn < m_sendQps.size())
+        {
+            m_sendQps[qpn]->m_cc->OnCnp(*m_sendQps[qpn]);
+        }
+        else
+        {
+            m_counters.unknownQp++;
+        }
+    }
+    else
+    {
+        ReceiveData(info);
+    }
+}
+
+void
+RdmaNic::ReceiveData(const RoceFrameInfo& info)
+{
+    const uint32_t rqpn = info.destQp - 2;
+    if (rqpn >= m_recvQps.size())
+    {
+        m_counters.unknownQp++;
+        return;
+    }
+    m_counters.dataRx++;
+    RecvQp& r = m_recvQps[rqpn];
+    const uint32_t diff = (info.psn - r.expectedPsn) & kPsnMask;
+    if (diff == 0)
+    {
+        r.expectedPsn = (r.expectedPsn + 1) & kPsnMask;
+        r.nakSent = false;
+        r.msgBytes += info.payloadBytes;
+        m_counters.bytesDelivered += info.payloadBytes;
+        if (info.ecn == 3)
+        {
+            m_counters.ceRx++;
+            r.ceSinceAck = true;
+        }
+        const bool msgEnd =
+            info.opcode == roce::kOpSendLast || info.opcode == roce::kOpSendOnly;
+        r.sinceAck++;
+        if (msgEnd || info.ackReq || r.sinceAck >= m_ackInterval)
+        {
+            SendAck(rqpn, info.psn, false);
+        }
+        if (msgEnd)
+        {
+            const uint64_t seq = r.msgSeq++;
+            const uint64_t bytes = r.msgBytes;
+            r.msgBytes = 0;
+            m_msgReceivedTrace(r.peerHost, rqpn, seq, bytes);
+            Ptr<RdmaQueuePair> req = r.requester;
+            if (req && !req->m_recvComplete.IsNull())
+            {
+                req->m_recvComplete(req, seq, bytes);
+            }
+        }
+    }
+    else if (diff < kPsnHalf)
+    {
+        // A gap: the expected packet was lost. One NAK per gap.
+        m_counters.outOfOrder++;
+        if (!r.nakSent)
+        {
+            r.nakSent = true;
+            SendAck(rqpn, r.expectedPsn, true);
+        }
+    }
+    else
+    {
+        // Already received (a go-back-N resend): re-acknowledge what we have.
+        m_counters.duplicates++;
+        SendAck(rqpn, (r.expectedPsn - 1) & kPsnMask, false);
+    }
+}
+
+void
+RdmaNic::SendAck(uint32_t rqpn, uint32_t psn, bool nak)
+{
+    RecvQp& r = m_recvQps[rqpn];
+    AethHeader aeth;
+    if (nak)
+    {
+        aeth.SetNak(0); // PSN sequence error
+        m_counters.naksTx++;
+    }
+    else
+    {
+        aeth.SetAck();
+        m_counters.acksTx++;
+    }
+    aeth.SetMsn(static_cast<uint32_t>(r.msgSeq & kPsnMask));
+    Ptr<Packet> p = r.ackBuilder.Build(roce::kOpAcknowledge, psn, false, 0, 0, &aeth, r.ceSinceAck);
+    r.ceSinceAck = false;
+    r.sinceAck = 0;
+    m_dev->Enqueue(p, m_ackClass, 0);
+}
+
+void
+RdmaNic::ReceiveAck(const RoceFrameInfo& info, bool becn)
+{
+    const uint32_t qpn = info.destQp - 2;
+    if (qpn >= m_sendQps.size())
+    {
+        m_counters.unknownQp++;
+        return;
+    }
+    RdmaQueuePair& qp = *m_sendQps[qpn];
+    const bool nak = (info.aethSyndrome & 0x60) == 0x60;
+    // Unwrap the 24-bit PSN against the first unacknowledged PSN.
+    const uint32_t delta = (info.psn - static_cast<uint32_t>(qp.m_sndUna & kPsnMask)) & kPsnMask;
+    uint64_t newUna;
+    if (nak)
+    {
+        m_counters.naksRx++;
+        if (delta >= kPsnHalf)
+        {
+            return; // stale
+        }
+        newUna = qp.m_sndUna + delta; // the NAKed PSN was not received
+    }
+    else
+    {
+        m_counters.acksRx++;
+        if (delta >= kPsnHalf)
+        {
+            return; // duplicate of an older ACK (PSN = sndUna - 1)
+        }
+        newUna = qp.m_sndUna + delta + 1; // the ACKed PSN was received
+    }
+    if (newUna > qp.m_highestSent)
+    {
+        return; // acknowledges something never sent: ignore
+    }
+    RdmaAckInfo ack;
+    ack.ecnEcho = becn;
+    if (newUna > qp.m_sndUna)
+    {
+        const uint64_t oldBytes = qp.PsnToByte(qp.m_sndUna);
+        qp.m_sndUna = newUna;
+        if (qp.m_sndNxt < newUna)
+        {
+            qp.m_sndNxt = newUna;
+        }
+        qp.m_lastProgress = Simulator::Now();
+        while (!qp.m_sendTimes.empty() && qp.m_sendTimes.front().first < newUna)
+        {
+            if (qp.m_sendTimes.front().first + 1 == newUna)
+            {
+                ack.rtt = Simulator::Now() - qp.m_sendTimes.front().second;
+            }
+            qp.m_sendTimes.pop_front();
+        }
+        ack.newlyAckedBytes = qp.PsnToByte(newUna) - oldBytes;
+        // Complete the messages wholly acknowledged.
+        Ptr<RdmaQueuePair> self = &qp;
+        while (!qp.m_msgs.empty() && qp.m_msgs.front().endPsn <= newUna)
+        {
+            const RdmaQueuePair::Message m = qp.m_msgs.front();
+            qp.m_msgs.pop_front();
+            if (qp.m_sendIdx > 0)
+            {
+                qp.m_sendIdx--;
+            }
+            m_msgCompleteTrace(self, m.seq, m.bytes);
+            if (!qp.m_sendComplete.IsNull())
+            {
+                qp.m_sendComplete(self, m.seq);
+            }
+        }
+    }
+    ack.ackedPsn = qp.m_sndUna;
+    if (nak)
+    {
+        qp.m_cc->OnNak(qp);
+        GoBackN(qp, qp.m_sndUna);
+    }
+    else
+    {
+        qp.m_cc->OnAck(qp, ack);
+        if (qp.m_window > 0)
+        {
+            m_dev->TryTransmit(); // the window may have opened
+        }
+    }
+    if (qp.IsIdle())
+    {
+        qp.m_rtoEvent.Cancel();
+    }
+}
+
+} // namespace ns3

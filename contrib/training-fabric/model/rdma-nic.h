@@ -1,0 +1,159 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * RoCEv2 RDMA NIC of one host port: reliable-connection queue pairs.
+ */
+#ifndef RDMA_NIC_H
+#define RDMA_NIC_H
+
+#include "roce-header.h"
+
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/mac48-address.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+#include "ns3/type-id.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+class FabricNetDevice;
+class Packet;
+class RdmaCongestionOps;
+class RdmaQueuePair;
+
+/**
+ * \ingroup training-fabric
+ * \brief RoCEv2 NIC port: RC queue pairs, a message API, go-back-N.
+ *
+ * Requester: messages posted on a QP become packets of Mtu payload bytes with
+ * SEND opcodes (FIRST/MIDDLE/LAST/ONLY). The NIC serves its active QPs round
+ * robin whenever the port can take a frame of a class that is not paused, and
+ * paces each QP at the rate its congestion control sets.
+ *
+ * Responder: in-order packets advance the expected PSN and are acknowledged
+ * every AckInterval packets and at the end of every message (coalesced ACK,
+ * AETH syndrome ACK, PSN = last in-order packet); the BTH BECN bit echoes CE
+ * marks seen since the previous ACK. A packet beyond the expected PSN triggers
+ * one NAK (PSN sequence error) per gap; the requester goes back to the NAKed
+ * PSN. A duplicate is re-acknowledged. A retransmission timer recovers from
+ * losses that no later packet reveals (e.g. the tail of a message).
+ */
+class RdmaNic : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    RdmaNic();
+    ~RdmaNic() override;
+
+    /**
+     * Bind the NIC to its port and identity. Called by the helpers.
+     * \param dev the host's FabricNetDevice
+     * \param hostId index of the host in the fabric
+     */
+    void Setup(Ptr<FabricNetDevice> dev, uint32_t hostId);
+
+    /**
+     * Create a connected QP from \p src to \p dst.
+     * \param src requester NIC
+     * \param dst responder NIC
+     * \param cls traffic class 0..7 of the data packets (DSCP = 8 x cls)
+     * \param srcPort UDP source port; 0 derives one from the QP numbers as
+     *        Linux does (rdma_calc_flow_label + rdma_flow_label_to_udp_sport)
+     */
+    static Ptr<RdmaQueuePair> Connect(Ptr<RdmaNic> src,
+                                      Ptr<RdmaNic> dst,
+                                      uint8_t cls,
+                                      uint16_t srcPort = 0);
+
+    /**
+     * Post a message of \p bytes on \p qp.
+     * \return the message sequence number on that QP
+     */
+    uint64_t PostSend(Ptr<RdmaQueuePair> qp, uint64_t bytes);
+
+    uint32_t GetHostId() const;
+    Ipv4Address GetIpv4Address() const;
+    Mac48Address GetMacAddress() const;
+    Ptr<FabricNetDevice> GetDevice() const;
+    uint32_t GetMtu() const;
+    /// \return the QP with local number \p qpn
+    Ptr<RdmaQueuePair> GetQp(uint32_t qpn) const;
+    uint32_t GetNQps() const;
+
+    /// Counters, for summaries and tests.
+    struct Counters
+    {
+        uint64_t dataTx{0};       //!< data packets sent (retransmissions included)
+        uint64_t dataRx{0};       //!< data packets received
+        uint64_t acksTx{0};       //!< ACKs sent
+        uint64_t naksTx{0};       //!< NAKs sent
+        uint64_t acksRx{0};       //!< ACKs received
+        uint64_t naksRx{0};       //!< NAKs received
+        uint64_t outOfOrder{0};   //!< data packets beyond the expected PSN (discarded)
+        uint64_t duplicates{0};   //!< data packets already received (discarded)
+        uint64_t ceRx{0};         //!< data packets received with CE
+        uint64_t bytesDelivered{0}; //!< in-order payload bytes accepted
+        uint64_t unknownQp{0};    //!< packets for a QP number that does not exist
+    };
+    const Counters& GetCounters() const;
+
+  private:
+    void DoDispose() override;
+    void Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p);
+    Ptr<Packet> Pull(uint8_t mask, uint8_t& cls);
+    Ptr<Packet> BuildDataPacket(RdmaQueuePair& qp);
+    void Activate(RdmaQueuePair& qp);
+    void Wake();
+    void ReceiveData(const RoceFrameInfo& info);
+    void ReceiveAck(const RoceFrameInfo& info, bool becn);
+    void SendAck(uint32_t rqpn, uint32_t psn, bool nak);
+    void ArmRto(RdmaQueuePair& qp);
+    void RtoExpired(uint32_t qpn);
+    void GoBackN(RdmaQueuePair& qp, uint64_t psn);
+
+    /// Responder state of one QP.
+    struct RecvQp
+    {
+        uint32_t peerHost{0};
+        uint32_t expectedPsn{0}; //!< 24-bit
+        bool nakSent{false};
+        uint32_t sinceAck{0};
+        bool ceSinceAck{false};
+        uint64_t msgSeq{0};
+        uint64_t msgBytes{0};
+        RoceFrameBuilder ackBuilder;
+        Ptr<RdmaQueuePair> requester; //!< for the receive-completion callback only
+    };
+
+    Ptr<FabricNetDevice> m_dev;
+    uint32_t m_hostId{0};
+    Ipv4Address m_ip;
+    Mac48Address m_mac;
+    uint32_t m_mtu;
+    uint32_t m_ackInterval;
+    Time m_rto;
+    TypeId m_ccType;
+    uint8_t m_ackClass;
+    bool m_ecnCapable;
+
+    std::vector<Ptr<RdmaQueuePair>> m_sendQps; //!< by local QPN
+    std::vector<RecvQp> m_recvQps;             //!< by local QPN of the responder half
+    std::vector<RdmaQueuePair*> m_active;      //!< QPs with packets to send
+    std::size_t m_rr{0};
+    EventId m_wakeEvent;
+    uint64_t m_wakePs{0};
+    Counters m_counters;
+
+    TracedCallback<Ptr<RdmaQueuePair>, uint64_t, uint64_t> m_msgCompleteTrace;
+    TracedCallback<uint32_t, uint32_t, uint64_t, uint64_t> m_msgReceivedTrace;
+};
+
+} // namespace ns3
+
+#endif /* RDMA_NIC_H */

@@ -1,0 +1,349 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "shared-buffer-mmu.h"
+
+#include "pfc-header.h"
+#include "roce-header.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("SharedBufferMmu");
+NS_OBJECT_ENSURE_REGISTERED(SharedBufferMmu);
+
+TypeId
+SharedBufferMmu::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::SharedBufferMmu")
+            .SetParent<Object>()
+            .SetGroupName("TrainingFabric")
+            .AddConstructor<SharedBufferMmu>()
+            .AddAttribute("BufferSize",
+                          "Total packet buffer of the switch in bytes. Default 16 MiB, the "
+                          "on-chip buffer of a Broadcom Tomahawk (BCM56960) 32x100G switch.",
+                          UintegerValue(16 * 1024 * 1024),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_bufferBytes),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("ReservedBytes",
+                          "Guaranteed space per ingress (port, class). Default 4 KiB, as in "
+                          "the HPCC simulator's switch MMU (Li et al., SIGCOMM 2019).",
+                          UintegerValue(4 * 1024),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_reservedBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("Alpha",
+                          "Dynamic-threshold factor: one (port, class) may hold up to Alpha x "
+                          "(free shared bytes). Default 1/8, the HPCC simulator's value for "
+                          "ports at NIC speed (Choudhury & Hahne dynamic threshold).",
+                          DoubleValue(0.125),
+                          MakeDoubleAccessor(&SharedBufferMmu::m_alpha),
+                          MakeDoubleChecker<double>(1e-6, 1e6))
+            .AddAttribute("HeadroomBytes",
+                          "PFC headroom per ingress port in bytes; 0 derives it from the "
+                          "port's rate and cable delay (see class doc and the model doc).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_headroomBytes),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("XonOffset",
+                          "Hysteresis: XON when shared use is this far below the threshold. "
+                          "Default 3 KiB, the HPCC simulator's resume offset.",
+                          UintegerValue(3 * 1024),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_xonOffset),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("PfcEnabled",
+                          "Lossless operation with PFC (true) or lossy drop-on-overflow. "
+                          "Default true (RoCEv2 deployments run PFC).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&SharedBufferMmu::m_pfcEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("PfcClasses",
+                          "Bit mask of lossless classes when PFC is on. Default 0xff (all).",
+                          UintegerValue(0xff),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_pfcClasses),
+                          MakeUintegerChecker<uint8_t>())
+            .AddAttribute("ResponseTime",
+                          "Extra reaction time of the upstream port to a pause, added to the "
+                          "derived headroom. Default 0: the model's ports stop at the next "
+                          "frame boundary (802.3 allows up to 201728 bit times at 100 GbE).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&SharedBufferMmu::m_responseTime),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("MaxFrameBytes",
+                          "Largest frame in the fabric, for headroom sizing. Default 4154: a "
+                          "4096 B payload plus Ethernet/IPv4/UDP/BTH/ICRC headers.",
+                          UintegerValue(4154),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_maxFrameBytes),
+                          MakeUintegerChecker<uint32_t>(64))
+            .AddAttribute("PauseQuanta",
+                          "Timer in XOFF frames, in quanta of 512 bit times; the switch "
+                          "refreshes the pause at half this time while congested. Default "
+                          "65535, the largest value (802.1Qbb).",
+                          UintegerValue(65535),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_pauseQuanta),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("EcnEnabled",
+                          "RED/ECN marking at egress. Default true.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&SharedBufferMmu::m_ecnEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("EcnKmin",
+                          "RED Kmin in bytes. Default 100 KB: the HPCC simulator's 25G setting "
+                          "(Kmin 100 KB, Kmax 400 KB, Pmax 0.2), unscaled.",
+                          UintegerValue(100000),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_kmin),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EcnKmax",
+                          "RED Kmax in bytes. Default 400 KB (see EcnKmin).",
+                          UintegerValue(400000),
+                          MakeUintegerAccessor(&SharedBufferMmu::m_kmax),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EcnPmax",
+                          "RED marking probability at Kmax. Default 0.2 (see EcnKmin).",
+                          DoubleValue(0.2),
+                          MakeDoubleAccessor(&SharedBufferMmu::m_pmax),
+                          MakeDoubleChecker<double>(0.0, 1.0));
+    return tid;
+}
+
+SharedBufferMmu::SharedBufferMmu() = default;
+
+std::string
+SharedBufferMmu::Configure(const std::vector<PortInfo>& ports)
+{
+    m_ports.assign(ports.size(), PortState());
+    uint64_t reservedTotal = m_reservedBytes * kNumClasses * ports.size();
+    uint64_t headroomTotal = 0;
+    if (m_pfcEnabled)
+    {
+        const uint64_t maxFrameLine = roce::WireBytes(m_maxFrameBytes);
+        const uint64_t pfcLine = roce::WireBytes(roce::kMinFrameBytes);
+        for (std::size_t i = 0; i < ports.size(); ++i)
+        {
+            uint64_t h = m_headroomBytes;
+            if (h == 0)
+            {
+                // Bytes that can still arrive after the XOFF decision (line bytes):
+                // our own frame in progress delays the PFC frame, then the PFC
+                // frame, the cable round trip, the peer's frame in progress and
+                // its extra response time.
+                const double bytesPerSecond = ports[i].rate.GetBitRate() / 8.0;
+                const double cable = 2.0 * bytesPerSecond * ports[i].cableDelay.GetSeconds();
+                const double response = bytesPerSecond * m_responseTime.GetSeconds();
+                h = 2 * maxFrameLine + pfcLine + static_cast<uint64_t>(cable + response + 0.5);
+            }
+            m_ports[i].headroom = h;
+            headroomTotal += h;
+        }
+    }
+    if (reservedTotal + headroomTotal >= m_bufferBytes)
+    {
+        std::ostringstream os;
+        os << "buffer of " << m_bufferBytes << " B is too small: " << ports.size()
+           << " ports need " << reservedTotal << " B reserved and " << headroomTotal
+           << " B of PFC headroom";
+        return os.str();
+    }
+    if (m_ecnEnabled && m_kmin > m_kmax)
+    {
+        return "ECN Kmin is larger than Kmax";
+    }
+    m_sharedPool = m_bufferBytes - reservedTotal - headroomTotal;
+    m_sharedUsed = 0;
+    m_used = 0;
+    m_maxUsed = 0;
+    return "";
+}
+
+uint64_t
+SharedBufferMmu::SharedUsed(uint32_t port, uint8_t cls) const
+{
+    uint64_t in = m_ports[port].ingress[cls];
+    return in > m_reservedBytes ? in - m_reservedBytes : 0;
+}
+
+uint64_t
+SharedBufferMmu::GetThreshold() const
+{
+    return static_cast<uint64_t>(m_alpha * static_cast<double>(m_sharedPool - m_sharedUsed));
+}
+
+bool
+SharedBufferMmu::IsLossless(uint8_t cls) const
+{
+    return m_pfcEnabled && ((m_pfcClasses >> cls) & 1);
+}
+
+SharedBufferMmu::Verdict
+SharedBufferMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
+{
+    PortState& ps = m_ports[port];
+    const uint64_t oldIngress = ps.ingress[cls];
+    const uint64_t newIngress = oldIngress + bytes;
+    const uint64_t oldShared = oldIngress > m_reservedBytes ? oldIngress - m_reservedBytes : 0;
+    const uint64_t newShared = newIngress > m_reservedBytes ? newIngress - m_reservedBytes : 0;
+    const uint64_t delta = newShared - oldShared;
+    bool fits = (delta == 0);
+    if (!fits && m_sharedUsed + delta <= m_sharedPool)
+    {
+        // The threshold is evaluated on the free pool before this frame.
+        fits = newShared <= GetThreshold();
+    }
+    if (fits)
+    {
+        ps.ingress[cls] = newIngress;
+        m_sharedUsed += delta;
+    }
+    else if (IsLossless(cls))
+    {
+        if (ps.hdrmUsed + bytes > ps.headroom)
+        {
+            return DROP_HEADROOM;
+        }
+        ps.hdrm[cls] += bytes;
+        ps.hdrmUsed += bytes;
+    }
+    else
+    {
+        return DROP_BUFFER;
+    }
+    m_used += bytes;
+    m_maxUsed = std::max(m_maxUsed, m_used);
+    return ADMIT;
+}
+
+void
+SharedBufferMmu::Release(uint32_t port, uint8_t cls, uint32_t bytes)
+{
+    PortState& ps = m_ports[port];
+    m_used -= bytes;
+    // Headroom drains first: it holds the most recent arrivals of a paused
+    // class, and emptying it is the first condition for XON.
+    uint64_t fromHdrm = std::min<uint64_t>(ps.hdrm[cls], bytes);
+    ps.hdrm[cls] -= fromHdrm;
+    ps.hdrmUsed -= fromHdrm;
+    uint64_t rest = bytes - fromHdrm;
+    if (rest > 0)
+    {
+        const uint64_t oldShared = SharedUsed(port, cls);
+        NS_ASSERT(ps.ingress[cls] >= rest);
+        ps.ingress[cls] -= rest;
+        m_sharedUsed -= oldShared - SharedUsed(port, cls);
+    }
+}
+
+bool
+SharedBufferMmu::CheckXoff(uint32_t port, uint8_t cls)
+{
+    PortState& ps = m_ports[port];
+    if (!IsLossless(cls) || ps.pausing[cls])
+    {
+        return false;
+    }
+    if (ps.hdrm[cls] > 0 || SharedUsed(port, cls) >= GetThreshold())
+    {
+        ps.pausing[cls] = true;
+        return true;
+    }
+    return false;
+}
+
+bool
+SharedBufferMmu::CheckXon(uint32_t port, uint8_t cls)
+{
+    PortState& ps = m_ports[port];
+    if (!ps.pausing[cls] || ps.hdrm[cls] > 0)
+    {
+        return false;
+    }
+    const uint64_t shared = SharedUsed(port, cls);
+    if (shared == 0 || shared + m_xonOffset <= GetThreshold())
+    {
+        ps.pausing[cls] = false;
+        return true;
+    }
+    return false;
+}
+
+bool
+SharedBufferMmu::IsPausing(uint32_t port, uint8_t cls) const
+{
+    return m_ports[port].pausing[cls];
+}
+
+double
+SharedBufferMmu::MarkProbability(uint64_t queueBytes) const
+{
+    if (queueBytes <= m_kmin)
+    {
+        return 0.0;
+    }
+    if (queueBytes > m_kmax)
+    {
+        return 1.0;
+    }
+    if (m_kmax == m_kmin)
+    {
+        return 1.0;
+    }
+    return m_pmax * static_cast<double>(queueBytes - m_kmin) /
+           static_cast<double>(m_kmax - m_kmin);
+}
+
+bool
+SharedBufferMmu::IsEcnEnabled() const
+{
+    return m_ecnEnabled;
+}
+
+uint64_t
+SharedBufferMmu::GetHeadroom(uint32_t port) const
+{
+    return m_ports[port].headroom;
+}
+
+uint64_t
+SharedBufferMmu::GetSharedPoolBytes() const
+{
+    return m_sharedPool;
+}
+
+uint64_t
+SharedBufferMmu::GetUsedBytes() const
+{
+    return m_used;
+}
+
+uint64_t
+SharedBufferMmu::GetMaxUsedBytes() const
+{
+    return m_maxUsed;
+}
+
+uint64_t
+SharedBufferMmu::GetIngressBytes(uint32_t port, uint8_t cls) const
+{
+    return m_ports[port].ingress[cls] + m_ports[port].hdrm[cls];
+}
+
+uint64_t
+SharedBufferMmu::GetHeadroomBytes(uint32_t port, uint8_t cls) const
+{
+    return m_ports[port].hdrm[cls];
+}
+
+uint16_t
+SharedBufferMmu::GetPauseQuanta() const
+{
+    return m_pauseQuanta;
+}
+
+} // namespace ns3

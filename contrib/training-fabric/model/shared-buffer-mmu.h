@@ -1,0 +1,158 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Shared-buffer memory management unit of a switch: ingress admission with
+ * per-queue reserved space, a dynamic-threshold shared pool and PFC headroom;
+ * XOFF/XON decisions; RED/ECN marking probability at egress.
+ */
+#ifndef SHARED_BUFFER_MMU_H
+#define SHARED_BUFFER_MMU_H
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup training-fabric
+ * \brief Shared-buffer MMU in the style of merchant switch silicon.
+ *
+ * Every byte in the switch is charged to the ingress (port, class) it came
+ * through, in one of three regions:
+ *  - reserved: the first ReservedBytes of each ingress (port, class);
+ *  - shared: a pool of BufferSize - reserved - headroom, where one (port,
+ *    class) may hold at most Alpha x (free shared bytes) (dynamic threshold,
+ *    Choudhury & Hahne 1998);
+ *  - headroom (PFC only): a per-port region that absorbs the bytes still in
+ *    flight after a pause is sent.
+ *
+ * With PFC, a (port, class) that reaches its threshold or spills into headroom
+ * sends XOFF upstream; it sends XON when its headroom is empty and its shared
+ * use is XonOffset below the threshold (or zero). A frame is dropped only when
+ * headroom overflows. Without PFC (lossy), a frame that fits neither reserved
+ * nor shared space is dropped.
+ *
+ * Per-port headroom, unless set explicitly, is derived from the port's link:
+ *   H = 2 x MaxFrame + PfcFrame + 2 x R x d + R x ResponseTime
+ * (line bytes): the frame our port is sending when XOFF is decided, the PFC
+ * frame itself, the round trip of the cable at rate R, the upstream frame
+ * already in serialization when the pause lands, plus any extra response time
+ * of the peer (0 in this model, whose ports react at the next frame boundary;
+ * IEEE 802.3 allows up to 201728 bit times at 100 GbE for real PHYs).
+ */
+class SharedBufferMmu : public Object
+{
+  public:
+    static constexpr uint32_t kNumClasses = 8;
+
+    /// Outcome of an admission check.
+    enum Verdict : uint8_t
+    {
+        ADMIT = 0,          //!< stored
+        DROP_HEADROOM = 1,  //!< lossless class, headroom overflow (a PFC sizing failure)
+        DROP_BUFFER = 2,    //!< lossy class, no reserved or shared space
+    };
+
+    /// Link facts needed to size headroom of one port.
+    struct PortInfo
+    {
+        DataRate rate;      //!< line rate of the port
+        Time cableDelay;    //!< one-way propagation delay of its cable
+    };
+
+    static TypeId GetTypeId();
+    SharedBufferMmu();
+
+    /**
+     * Size the regions for the given ports. Call once, after attributes are set.
+     * \return an empty string, or a one-line reason the configuration is impossible
+     *         (e.g. reserved plus headroom exceed the buffer)
+     */
+    std::string Configure(const std::vector<PortInfo>& ports);
+
+    /// Charge \p bytes arriving on (port, cls); returns the verdict.
+    Verdict Admit(uint32_t port, uint8_t cls, uint32_t bytes);
+    /// Release \p bytes charged to (port, cls) when the frame leaves the switch.
+    void Release(uint32_t port, uint8_t cls, uint32_t bytes);
+
+    /// \return true when (port, cls) should now send XOFF (state becomes paused)
+    bool CheckXoff(uint32_t port, uint8_t cls);
+    /// \return true when a paused (port, cls) should now send XON (state becomes resumed)
+    bool CheckXon(uint32_t port, uint8_t cls);
+    /// \return true while (port, cls) has an outstanding XOFF
+    bool IsPausing(uint32_t port, uint8_t cls) const;
+
+    /// \return whether class \p cls is lossless (PFC on and class enabled)
+    bool IsLossless(uint8_t cls) const;
+
+    /**
+     * RED marking probability for an egress queue of \p queueBytes:
+     * 0 below Kmin, rising linearly to Pmax at Kmax, 1 above Kmax
+     * (DCQCN congestion point, Zhu et al. 2015).
+     */
+    double MarkProbability(uint64_t queueBytes) const;
+    /// \return whether ECN marking is on
+    bool IsEcnEnabled() const;
+
+    /// \return the current dynamic threshold of the shared pool, in bytes
+    uint64_t GetThreshold() const;
+    /// \return headroom of \p port in bytes
+    uint64_t GetHeadroom(uint32_t port) const;
+    /// \return the shared pool size
+    uint64_t GetSharedPoolBytes() const;
+    /// \return bytes currently stored
+    uint64_t GetUsedBytes() const;
+    /// \return the peak of GetUsedBytes()
+    uint64_t GetMaxUsedBytes() const;
+    /// \return bytes charged to (port, cls), headroom included
+    uint64_t GetIngressBytes(uint32_t port, uint8_t cls) const;
+    /// \return headroom bytes in use by (port, cls)
+    uint64_t GetHeadroomBytes(uint32_t port, uint8_t cls) const;
+    /// \return the pause timer value to put in XOFF frames
+    uint16_t GetPauseQuanta() const;
+
+  private:
+    uint64_t SharedUsed(uint32_t port, uint8_t cls) const;
+
+    // Attributes
+    uint64_t m_bufferBytes;
+    uint64_t m_reservedBytes;
+    double m_alpha;
+    uint64_t m_headroomBytes; //!< 0 = derive per port
+    uint64_t m_xonOffset;
+    bool m_pfcEnabled;
+    uint8_t m_pfcClasses;
+    Time m_responseTime;
+    uint32_t m_maxFrameBytes;
+    uint16_t m_pauseQuanta;
+    bool m_ecnEnabled;
+    uint64_t m_kmin;
+    uint64_t m_kmax;
+    double m_pmax;
+
+    // State
+    struct PortState
+    {
+        std::array<uint64_t, kNumClasses> ingress{}; //!< reserved + shared bytes
+        std::array<uint64_t, kNumClasses> hdrm{};    //!< headroom bytes
+        std::array<bool, kNumClasses> pausing{};     //!< XOFF outstanding
+        uint64_t hdrmUsed{0};                        //!< sum of hdrm
+        uint64_t headroom{0};                        //!< size of the port's headroom
+    };
+    std::vector<PortState> m_ports;
+    uint64_t m_sharedPool{0};
+    uint64_t m_sharedUsed{0};
+    uint64_t m_used{0};
+    uint64_t m_maxUsed{0};
+};
+
+} // namespace ns3
+
+#endif /* SHARED_BUFFER_MMU_H */
