@@ -53,9 +53,9 @@ class FabricChannel : public Channel
   private:
     void DoDispose() override;
 
-    Time m_delay;                   //!< one-way propagation delay
-    Ptr<FabricNetDevice> m_dev[2];  //!< the two ends
-    uint32_t m_nodeId[2]{0, 0};     //!< node ids of the two ends (event context)
+    Time m_delay;                  //!< one-way propagation delay
+    Ptr<FabricNetDevice> m_dev[2]; //!< the two ends
+    uint32_t m_nodeId[2]{0, 0};    //!< node ids of the two ends (event context)
 };
 
 } // namespace ns3

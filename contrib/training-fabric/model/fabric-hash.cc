@@ -72,8 +72,8 @@ uint64_t
 HashFiveTupleMix64(const FiveTuple& t, uint64_t seed)
 {
     const uint64_t w0 = static_cast<uint64_t>(t.srcIp) << 32 | t.dstIp;
-    const uint64_t w1 = static_cast<uint64_t>(t.srcPort) << 24 |
-                        static_cast<uint64_t>(t.dstPort) << 8 | t.protocol;
+    const uint64_t w1 =
+        static_cast<uint64_t>(t.srcPort) << 24 | static_cast<uint64_t>(t.dstPort) << 8 | t.protocol;
     uint64_t h = Fmix(seed + 0x9e3779b97f4a7c15ULL);
     h = Fmix(h ^ w0);
     h = Fmix(h ^ w1 ^ 0x9e3779b97f4a7c15ULL);

@@ -7,9 +7,9 @@
 #include "pfc-header.h"
 #include "roce-header.h"
 
-#include "ns3/ethernet-header.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
+#include "ns3/ethernet-header.h"
 #include "ns3/log.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
@@ -433,10 +433,8 @@ FabricNetDevice::HandlePfc(Ptr<Packet> p)
             m_pauseStart[c] = now;
         }
         m_pausedUntil[c] = now + PfcHeader::QuantaToTime(quanta, m_rate);
-        m_pauseEvent[c] = Simulator::Schedule(m_pausedUntil[c] - now,
-                                              &FabricNetDevice::PauseExpired,
-                                              this,
-                                              c);
+        m_pauseEvent[c] =
+            Simulator::Schedule(m_pausedUntil[c] - now, &FabricNetDevice::PauseExpired, this, c);
     }
     if (!m_busy)
     {

@@ -132,14 +132,14 @@ class FabricNetDevice : public NetDevice
     /// Counters, for summaries and tests.
     struct Counters
     {
-        uint64_t txFrames{0};      //!< data frames sent
-        uint64_t txBytes{0};       //!< data frame bytes sent (as stored)
-        uint64_t rxFrames{0};      //!< data frames received
-        uint64_t rxBytes{0};       //!< data frame bytes received
-        uint64_t pfcTx{0};         //!< PFC frames sent (pause and resume)
-        uint64_t pfcPauseTx{0};    //!< PFC frames sent with a non-zero timer
-        uint64_t pfcRx{0};         //!< PFC frames received
-        uint64_t maxQueueBytes{0}; //!< peak bytes queued over all classes
+        uint64_t txFrames{0};                       //!< data frames sent
+        uint64_t txBytes{0};                        //!< data frame bytes sent (as stored)
+        uint64_t rxFrames{0};                       //!< data frames received
+        uint64_t rxBytes{0};                        //!< data frame bytes received
+        uint64_t pfcTx{0};                          //!< PFC frames sent (pause and resume)
+        uint64_t pfcPauseTx{0};                     //!< PFC frames sent with a non-zero timer
+        uint64_t pfcRx{0};                          //!< PFC frames received
+        uint64_t maxQueueBytes{0};                  //!< peak bytes queued over all classes
         std::array<Time, kNumClasses> pausedTime{}; //!< time each class was paused
     };
 
@@ -228,12 +228,12 @@ class FabricNetDevice : public NetDevice
     NetDevice::ReceiveCallback m_netRxCallback;
     PromiscReceiveCallback m_promiscCallback;
 
-    TracedCallback<Ptr<const Packet>> m_macTxTrace;       //!< data frame starts transmission
-    TracedCallback<Ptr<const Packet>> m_macRxTrace;       //!< data frame received
-    TracedCallback<Ptr<const Packet>> m_snifferTrace;     //!< every frame, both directions
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;            //!< data frame starts transmission
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;            //!< data frame received
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;          //!< every frame, both directions
     TracedCallback<Ptr<const Packet>, uint8_t> m_txBeginTrace; //!< data frame and its class
-    TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;       //!< class, quanta
-    TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;       //!< class, quanta
+    TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;            //!< class, quanta
+    TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;            //!< class, quanta
 };
 
 } // namespace ns3

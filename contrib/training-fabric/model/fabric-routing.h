@@ -120,6 +120,7 @@ class StaticRouting : public FabricRouting
     {
         std::size_t operator()(const FiveTuple& t) const;
     };
+
     struct TupleEq
     {
         bool operator()(const FiveTuple& a, const FiveTuple& b) const;

@@ -4,9 +4,9 @@
 #include "fabric-switch.h"
 
 #include "fabric-addressing.h"
+#include "fabric-channel.h"
 #include "fabric-net-device.h"
 #include "fabric-routing.h"
-#include "fabric-channel.h"
 #include "pfc-header.h"
 #include "roce-header.h"
 #include "shared-buffer-mmu.h"
@@ -232,13 +232,12 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
         return;
     }
     const std::vector<uint16_t>& nh = m_fib[dstHost];
-    const uint16_t out =
-        nh.size() == 1 ? nh[0]
-                       : m_routing->SelectEgress(info,
-                                                 fabric::HostIdFromIp(info.srcIp),
-                                                 dstHost,
-                                                 nh.data(),
-                                                 static_cast<uint32_t>(nh.size()));
+    const uint16_t out = nh.size() == 1 ? nh[0]
+                                        : m_routing->SelectEgress(info,
+                                                                  fabric::HostIdFromIp(info.srcIp),
+                                                                  dstHost,
+                                                                  nh.data(),
+                                                                  static_cast<uint32_t>(nh.size()));
     // Traffic class from the DSCP's class selector bits (RFC 2474 CSn -> n).
     const uint8_t cls = info.dscp >> 3;
     const uint32_t bytes = p->GetSize();

@@ -88,14 +88,15 @@ class FabricSwitch : public Object
     /// Counters, for summaries and tests.
     struct Counters
     {
-        uint64_t rxFrames{0};        //!< data frames received
-        uint64_t forwarded{0};       //!< frames queued at an egress
-        uint64_t ecnMarked{0};       //!< frames marked CE
-        uint64_t xoffSent{0};        //!< pause transitions (first XOFF of an episode)
-        uint64_t xoffRefresh{0};     //!< XOFF refreshes
-        uint64_t xonSent{0};         //!< resume frames
+        uint64_t rxFrames{0};    //!< data frames received
+        uint64_t forwarded{0};   //!< frames queued at an egress
+        uint64_t ecnMarked{0};   //!< frames marked CE
+        uint64_t xoffSent{0};    //!< pause transitions (first XOFF of an episode)
+        uint64_t xoffRefresh{0}; //!< XOFF refreshes
+        uint64_t xonSent{0};     //!< resume frames
         std::array<uint64_t, DROP_REASON_COUNT> drops{}; //!< by reason
     };
+
     const Counters& GetCounters() const;
 
     /// Name used in logs and outputs (e.g. "leaf0", "spine3").

@@ -190,7 +190,8 @@ FabricTopology::ConnectSwitches(uint32_t swA, uint32_t swB, DataRate rate, Time 
     Ptr<FabricNetDevice> db = MakeDevice(b.node, rate);
     uint32_t pa = a.sw->AddPort(da);
     uint32_t pb = b.sw->AddPort(db);
-    uint32_t link = AddLink(Endpoint{false, swA, pa}, Endpoint{false, swB, pb}, da, db, rate, delay);
+    uint32_t link =
+        AddLink(Endpoint{false, swA, pa}, Endpoint{false, swB, pb}, da, db, rate, delay);
     a.portLink.push_back(link);
     b.portLink.push_back(link);
     return link;
@@ -259,9 +260,8 @@ FabricTopology::Finalize()
                 for (uint32_t port = 0; port < m_switches[s].portLink.size(); ++port)
                 {
                     const Link& l = m_links[m_switches[s].portLink[port]];
-                    const Endpoint& peer = (!l.a.isHost && l.a.index == s && l.a.port == port)
-                                               ? l.b
-                                               : l.a;
+                    const Endpoint& peer =
+                        (!l.a.isHost && l.a.index == s && l.a.port == port) ? l.b : l.a;
                     if (!peer.isHost && dist[peer.index] + 1 == dist[s])
                     {
                         next.push_back(static_cast<uint16_t>(port));

@@ -49,21 +49,21 @@ class FabricTopology : public Object
     /// A full-duplex link.
     struct Link
     {
-        Endpoint a;                  //!< first end
-        Endpoint b;                  //!< second end
-        Ptr<FabricNetDevice> devA;   //!< device at a
-        Ptr<FabricNetDevice> devB;   //!< device at b
-        DataRate rate;               //!< line rate
-        Time delay;                  //!< one-way propagation delay
+        Endpoint a;                //!< first end
+        Endpoint b;                //!< second end
+        Ptr<FabricNetDevice> devA; //!< device at a
+        Ptr<FabricNetDevice> devB; //!< device at b
+        DataRate rate;             //!< line rate
+        Time delay;                //!< one-way propagation delay
     };
 
     /// One hop of a path: a device that transmits the frame.
     struct Hop
     {
-        bool fromHost;     //!< transmitter is a host NIC
-        uint32_t node;     //!< host or switch index of the transmitter
-        uint32_t port;     //!< egress port (0 for a host)
-        uint32_t link;     //!< link index
+        bool fromHost; //!< transmitter is a host NIC
+        uint32_t node; //!< host or switch index of the transmitter
+        uint32_t port; //!< egress port (0 for a host)
+        uint32_t link; //!< link index
     };
 
     /// A group of egress ports among which a switch balances (an ECMP group).
@@ -156,8 +156,12 @@ class FabricTopology : public Object
   private:
     void DoDispose() override;
     Ptr<FabricNetDevice> MakeDevice(Ptr<Node> node, DataRate rate);
-    uint32_t AddLink(Endpoint a, Endpoint b, Ptr<FabricNetDevice> da, Ptr<FabricNetDevice> db,
-                     DataRate rate, Time delay);
+    uint32_t AddLink(Endpoint a,
+                     Endpoint b,
+                     Ptr<FabricNetDevice> da,
+                     Ptr<FabricNetDevice> db,
+                     DataRate rate,
+                     Time delay);
     /// Links of one shortest path (first next hop at every switch).
     std::vector<uint32_t> FirstPathLinks(uint32_t src, uint32_t dst) const;
 
@@ -173,12 +177,14 @@ class FabricTopology : public Object
         Endpoint at;      //!< switch and port
         uint32_t link{0}; //!< access link
     };
+
     struct SwitchEntry
     {
         Ptr<Node> node;
         Ptr<FabricSwitch> sw;
         std::vector<uint32_t> portLink; //!< link of each port
     };
+
     std::vector<HostEntry> m_hosts;
     std::vector<SwitchEntry> m_switches;
     std::vector<Link> m_links;

@@ -24,10 +24,10 @@ class RdmaQueuePair;
  */
 struct RdmaAckInfo
 {
-    uint64_t ackedPsn{0};       //!< all PSNs below this are acknowledged (64-bit, unwrapped)
+    uint64_t ackedPsn{0};        //!< all PSNs below this are acknowledged (64-bit, unwrapped)
     uint64_t newlyAckedBytes{0}; //!< payload bytes newly acknowledged by this ACK
-    bool ecnEcho{false};        //!< the receiver saw CE since its previous ACK (BTH BECN bit)
-    Time rtt{0};                //!< RTT sample (send of the acked packet to this ACK), 0 if none
+    bool ecnEcho{false};         //!< the receiver saw CE since its previous ACK (BTH BECN bit)
+    Time rtt{0};                 //!< RTT sample (send of the acked packet to this ACK), 0 if none
 };
 
 /**

@@ -25,8 +25,8 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
 
 namespace
 {
-constexpr uint32_t kPsnMask = 0xffffff;  //!< PSNs are 24 bits on the wire
-constexpr uint32_t kPsnHalf = 0x800000;  //!< half the PSN space: ahead vs behind
+constexpr uint32_t kPsnMask = 0xffffff; //!< PSNs are 24 bits on the wire
+constexpr uint32_t kPsnHalf = 0x800000; //!< half the PSN space: ahead vs behind
 
 /// Linux rdma_calc_flow_label() followed by rdma_flow_label_to_udp_sport().
 uint16_t
@@ -140,6 +140,15 @@ RdmaNic::Setup(Ptr<FabricNetDevice> dev, uint32_t hostId)
     dev->SetPullCallback(MakeCallback(&RdmaNic::Pull, this));
 }
 
+void
+RdmaNic::SetCongestionControlAttribute(const std::string& name, const AttributeValue& value)
+{
+    // The factory checks names against the algorithm's TypeId: set
+    // "CongestionControl" before its parameters.
+    m_ccAttributes.SetTypeId(m_ccType);
+    m_ccAttributes.Set(name, value);
+}
+
 uint32_t
 RdmaNic::GetHostId() const
 {
@@ -214,7 +223,7 @@ RdmaNic::Connect(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, uint8_t cls, uint16_t srcPo
                                      qp->m_srcPort,
                                      static_cast<uint8_t>(cls * 8),
                                      wireRemote);
-    ObjectFactory f;
+    ObjectFactory f = src->m_ccAttributes;
     f.SetTypeId(src->m_ccType);
     Ptr<RdmaCongestionOps> proto = f.Create<RdmaCongestionOps>();
     qp->m_cc = proto->Fork();
@@ -318,7 +327,8 @@ RdmaNic::BuildDataPacket(RdmaQueuePair& qp)
     // packet at the QP's rate later (line bytes, so that rate = line rate
     // means back to back).
     const uint64_t bps = qp.m_rate.Get().GetBitRate();
-    const unsigned __int128 bits = static_cast<unsigned __int128>(roce::WireBytes(p->GetSize())) * 8;
+    const unsigned __int128 bits =
+        static_cast<unsigned __int128>(roce::WireBytes(p->GetSize())) * 8;
     qp.m_nextTxPs = NowPs() + static_cast<uint64_t>(bits * 1000000000000ULL / bps);
     m_counters.dataTx++;
     qp.m_cc->OnSent(qp, payload);
@@ -422,8 +432,7 @@ RdmaNic::RtoExpired(uint32_t qpn)
     qp.m_lastProgress = Simulator::Now();
     qp.m_cc->OnTimeout(qp);
     GoBackN(qp, qp.m_sndUna);
-    qp.m_rtoEvent =
-        Simulator::Schedule(m_rto, &RdmaNic::RtoExpired, this, qpn);
+    qp.m_rtoEvent = Simulator::Schedule(m_rto, &RdmaNic::RtoExpired, this, qpn);
 }
 
 void
@@ -490,8 +499,7 @@ RdmaNic::ReceiveData(const RoceFrameInfo& info)
             m_counters.ceRx++;
             r.ceSinceAck = true;
         }
-        const bool msgEnd =
-            info.opcode == roce::kOpSendLast || info.opcode == roce::kOpSendOnly;
+        const bool msgEnd = info.opcode == roce::kOpSendLast || info.opcode == roce::kOpSendOnly;
         r.sinceAck++;
         if (msgEnd || info.ackReq || r.sinceAck >= m_ackInterval)
         {

@@ -12,11 +12,13 @@
 #include "ns3/ipv4-address.h"
 #include "ns3/mac48-address.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
 #include "ns3/type-id.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -77,6 +79,12 @@ class RdmaNic : public Object
      */
     uint64_t PostSend(Ptr<RdmaQueuePair> qp, uint64_t bytes);
 
+    /**
+     * Set an attribute of the congestion-control objects this NIC creates
+     * for its future QPs (the algorithm is attribute "CongestionControl").
+     */
+    void SetCongestionControlAttribute(const std::string& name, const AttributeValue& value);
+
     uint32_t GetHostId() const;
     Ipv4Address GetIpv4Address() const;
     Mac48Address GetMacAddress() const;
@@ -89,18 +97,19 @@ class RdmaNic : public Object
     /// Counters, for summaries and tests.
     struct Counters
     {
-        uint64_t dataTx{0};       //!< data packets sent (retransmissions included)
-        uint64_t dataRx{0};       //!< data packets received
-        uint64_t acksTx{0};       //!< ACKs sent
-        uint64_t naksTx{0};       //!< NAKs sent
-        uint64_t acksRx{0};       //!< ACKs received
-        uint64_t naksRx{0};       //!< NAKs received
-        uint64_t outOfOrder{0};   //!< data packets beyond the expected PSN (discarded)
-        uint64_t duplicates{0};   //!< data packets already received (discarded)
-        uint64_t ceRx{0};         //!< data packets received with CE
+        uint64_t dataTx{0};         //!< data packets sent (retransmissions included)
+        uint64_t dataRx{0};         //!< data packets received
+        uint64_t acksTx{0};         //!< ACKs sent
+        uint64_t naksTx{0};         //!< NAKs sent
+        uint64_t acksRx{0};         //!< ACKs received
+        uint64_t naksRx{0};         //!< NAKs received
+        uint64_t outOfOrder{0};     //!< data packets beyond the expected PSN (discarded)
+        uint64_t duplicates{0};     //!< data packets already received (discarded)
+        uint64_t ceRx{0};           //!< data packets received with CE
         uint64_t bytesDelivered{0}; //!< in-order payload bytes accepted
-        uint64_t unknownQp{0};    //!< packets for a QP number that does not exist
+        uint64_t unknownQp{0};      //!< packets for a QP number that does not exist
     };
+
     const Counters& GetCounters() const;
 
   private:
@@ -139,6 +148,7 @@ class RdmaNic : public Object
     uint32_t m_ackInterval;
     Time m_rto;
     TypeId m_ccType;
+    ObjectFactory m_ccAttributes; //!< attributes for every forked algorithm
     uint8_t m_ackClass;
     bool m_ecnCapable;
 

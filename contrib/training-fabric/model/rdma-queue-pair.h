@@ -122,17 +122,17 @@ class RdmaQueuePair : public Object
     uint64_t m_nextMsgSeq{0};
     uint64_t m_postedEndPsn{0};
     uint64_t m_postedBytes{0};
-    uint64_t m_sndNxt{0};     //!< next PSN to send
-    uint64_t m_sndUna{0};     //!< first unacknowledged PSN
-    std::size_t m_sendIdx{0}; //!< index in m_msgs of the message holding m_sndNxt
+    uint64_t m_sndNxt{0};      //!< next PSN to send
+    uint64_t m_sndUna{0};      //!< first unacknowledged PSN
+    std::size_t m_sendIdx{0};  //!< index in m_msgs of the message holding m_sndNxt
     uint64_t m_highestSent{0}; //!< one past the highest PSN ever sent
     std::deque<std::pair<uint64_t, Time>> m_sendTimes; //!< first-transmission times, for RTT
 
     TracedValue<DataRate> m_rate;
     TracedValue<uint64_t> m_window;
-    uint64_t m_nextTxPs{0};  //!< earliest time (ps) of the next packet under pacing
-    bool m_active{false};    //!< in the NIC's active list
-    Time m_lastProgress;     //!< last time the ACK point advanced (RTO reference)
+    uint64_t m_nextTxPs{0}; //!< earliest time (ps) of the next packet under pacing
+    bool m_active{false};   //!< in the NIC's active list
+    Time m_lastProgress;    //!< last time the ACK point advanced (RTO reference)
     EventId m_rtoEvent;
     uint64_t m_retransmits{0};
     uint64_t m_timeouts{0};

@@ -136,7 +136,7 @@ Ipv4Checksum(const uint8_t* h)
 }
 
 // Offsets in a RoCEv2 frame.
-constexpr uint32_t kIp = roce::kEthernetHeaderBytes;  // 14
+constexpr uint32_t kIp = roce::kEthernetHeaderBytes;    // 14
 constexpr uint32_t kUdp = kIp + roce::kIpv4HeaderBytes; // 34
 constexpr uint32_t kBth = kUdp + roce::kUdpHeaderBytes; // 42
 constexpr uint32_t kAeth = kBth + roce::kBthBytes;      // 54
@@ -531,8 +531,8 @@ ParseRoceFrame(const Packet& p, RoceFrameInfo& out)
     out.ackReq = b[kBth + 8] & 0x80;
     out.psn = Get24(b + kBth + 9);
     const uint32_t ipLen = Get16(b + kIp + 2);
-    uint32_t headers = roce::kIpv4HeaderBytes + roce::kUdpHeaderBytes + roce::kBthBytes +
-                       roce::kIcrcBytes;
+    uint32_t headers =
+        roce::kIpv4HeaderBytes + roce::kUdpHeaderBytes + roce::kBthBytes + roce::kIcrcBytes;
     out.hasAeth = (out.opcode == roce::kOpAcknowledge) && n >= kAeth + roce::kAethBytes;
     if (out.hasAeth)
     {
@@ -561,8 +561,8 @@ SetIpv4Ecn(Ptr<Packet> p, uint8_t ecn)
     b[kIp + 1] = static_cast<uint8_t>((b[kIp + 1] & 0xfc) | (ecn & 0x3));
     const uint16_t newWord = Get16(b + kIp);
     // RFC 1624 eq. 3: HC' = ~(~HC + ~m + m').
-    uint32_t sum = static_cast<uint16_t>(~Get16(b + kIp + 10)) +
-                   static_cast<uint16_t>(~oldWord) + newWord;
+    uint32_t sum =
+        static_cast<uint16_t>(~Get16(b + kIp + 10)) + static_cast<uint16_t>(~oldWord) + newWord;
     while (sum >> 16)
     {
         sum = (sum & 0xffff) + (sum >> 16);

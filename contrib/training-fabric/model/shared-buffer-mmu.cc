@@ -147,9 +147,8 @@ SharedBufferMmu::Configure(const std::vector<PortInfo>& ports)
     if (reservedTotal + headroomTotal >= m_bufferBytes)
     {
         std::ostringstream os;
-        os << "buffer of " << m_bufferBytes << " B is too small: " << ports.size()
-           << " ports need " << reservedTotal << " B reserved and " << headroomTotal
-           << " B of PFC headroom";
+        os << "buffer of " << m_bufferBytes << " B is too small: " << ports.size() << " ports need "
+           << reservedTotal << " B reserved and " << headroomTotal << " B of PFC headroom";
         return os.str();
     }
     if (m_ecnEnabled && m_kmin > m_kmax)
@@ -294,8 +293,7 @@ SharedBufferMmu::MarkProbability(uint64_t queueBytes) const
     {
         return 1.0;
     }
-    return m_pmax * static_cast<double>(queueBytes - m_kmin) /
-           static_cast<double>(m_kmax - m_kmin);
+    return m_pmax * static_cast<double>(queueBytes - m_kmin) / static_cast<double>(m_kmax - m_kmin);
 }
 
 bool

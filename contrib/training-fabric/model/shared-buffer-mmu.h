@@ -55,16 +55,16 @@ class SharedBufferMmu : public Object
     /// Outcome of an admission check.
     enum Verdict : uint8_t
     {
-        ADMIT = 0,          //!< stored
-        DROP_HEADROOM = 1,  //!< lossless class, headroom overflow (a PFC sizing failure)
-        DROP_BUFFER = 2,    //!< lossy class, no reserved or shared space
+        ADMIT = 0,         //!< stored
+        DROP_HEADROOM = 1, //!< lossless class, headroom overflow (a PFC sizing failure)
+        DROP_BUFFER = 2,   //!< lossy class, no reserved or shared space
     };
 
     /// Link facts needed to size headroom of one port.
     struct PortInfo
     {
-        DataRate rate;      //!< line rate of the port
-        Time cableDelay;    //!< one-way propagation delay of its cable
+        DataRate rate;   //!< line rate of the port
+        Time cableDelay; //!< one-way propagation delay of its cable
     };
 
     static TypeId GetTypeId();
@@ -146,6 +146,7 @@ class SharedBufferMmu : public Object
         uint64_t hdrmUsed{0};                        //!< sum of hdrm
         uint64_t headroom{0};                        //!< size of the port's headroom
     };
+
     std::vector<PortState> m_ports;
     uint64_t m_sharedPool{0};
     uint64_t m_sharedUsed{0};
