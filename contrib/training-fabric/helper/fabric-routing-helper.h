@@ -1,0 +1,70 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Installs routing policies (ECMP, static, balanced static) on a fabric.
+ */
+#ifndef FABRIC_ROUTING_HELPER_H
+#define FABRIC_ROUTING_HELPER_H
+
+#include "ns3/fabric-routing.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+class FabricTopology;
+
+/**
+ * \ingroup training-fabric
+ * \brief Puts a routing policy on every switch of a FabricTopology.
+ */
+class FabricRoutingHelper
+{
+  public:
+    /**
+     * ECMP on every switch, each with its own seed derived from \p seed and
+     * the switch index (splitmix64), as operators configure per-switch seeds.
+     */
+    static void InstallEcmp(Ptr<FabricTopology> topo, EcmpRouting::HashType hash, uint32_t seed);
+
+    /**
+     * Static routing on every switch (no pins yet; unpinned frames use ECMP
+     * with \p hash and per-switch seeds from \p seed).
+     */
+    static void InstallStatic(Ptr<FabricTopology> topo, EcmpRouting::HashType hash, uint32_t seed);
+
+    /**
+     * Pin all traffic from host \p src to host \p dst through switch \p via:
+     * the first shortest path that crosses \p via (in forwarding-table order)
+     * is pinned hop by hop. Requires InstallStatic(). Throws
+     * std::invalid_argument when no shortest path crosses \p via.
+     */
+    static void PinHostPairVia(Ptr<FabricTopology> topo, uint32_t src, uint32_t dst, uint32_t via);
+
+    /**
+     * Pin one 5-tuple to a path through \p via (as PinHostPairVia).
+     */
+    static void PinFlowVia(Ptr<FabricTopology> topo,
+                           uint32_t src,
+                           uint32_t dst,
+                           uint16_t srcPort,
+                           uint32_t via);
+
+    /**
+     * Balanced static routing, the way an operator spreads a leaf's traffic
+     * evenly over its uplinks: at every switch with a choice toward host d,
+     * the (source s, destination d) pair takes member
+     * (rank(s) + rank(d)) mod n of the group, where rank is the host's index
+     * among the hosts of its own edge switch. For a fixed source the
+     * destinations of one remote edge switch use distinct members, and each
+     * member carries the same number of pairs (a Latin square). Installs
+     * StaticRouting with a pin for every host pair.
+     */
+    static void InstallBalancedStatic(Ptr<FabricTopology> topo);
+};
+
+} // namespace ns3
+
+#endif /* FABRIC_ROUTING_HELPER_H */

@@ -1,0 +1,170 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Scenario files: the JSON a user hands to `./tf run`, read into plain
+ * structs with every default filled in and every value checked.
+ */
+#ifndef SCENARIO_CONFIG_H
+#define SCENARIO_CONFIG_H
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup training-fabric
+ * \brief A bad scenario: one line naming the file, the key and what was expected.
+ */
+class ScenarioError : public std::runtime_error
+{
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+/// Rate and one-way delay of a link.
+struct LinkSpec
+{
+    DataRate rate;
+    Time delay;
+};
+
+/// `topology` section.
+struct TopologyConfig
+{
+    std::string type{"leaf-spine"};
+    uint32_t leaves{2};
+    uint32_t spines{2};
+    uint32_t hostsPerLeaf{4};
+    uint32_t linksPerPair{1};
+    LinkSpec hostLink;
+    LinkSpec fabricLink;
+
+    uint32_t HostCount() const
+    {
+        return leaves * hostsPerLeaf;
+    }
+};
+
+/// `switch.ecn`.
+struct EcnConfig
+{
+    bool enabled{true};
+    uint64_t kminBytes{100000};
+    uint64_t kmaxBytes{400000};
+    double pmax{0.2};
+};
+
+/// `switch` section.
+struct SwitchConfig
+{
+    uint64_t bufferBytes{16000000};
+    bool pfc{true};
+    double alpha{0.125};
+    uint64_t reservedBytes{4096};
+    std::optional<uint64_t> headroomBytes; //!< empty: derived per port
+    uint64_t xonOffsetBytes{3072};
+    EcnConfig ecn;
+    std::string scheduler{"strict"};
+    std::vector<uint32_t> wrrWeights;
+};
+
+/// `nic` section.
+struct NicConfig
+{
+    uint32_t mtu{4096};
+    std::string cc{"none"};
+    std::map<std::string, std::string> ccParams;
+    uint32_t ackInterval{1};
+    Time rto;
+};
+
+/// A static pin: traffic from src to dst crosses spine `spine`.
+struct StaticPin
+{
+    uint32_t src{0};
+    uint32_t dst{0};
+    std::optional<uint16_t> srcPort; //!< pin only this UDP source port (one QP)
+    uint32_t spine{0};
+};
+
+/// `routing` section.
+struct RoutingConfig
+{
+    std::string mode{"ecmp"};  //!< ecmp | static | balanced-static
+    std::string hash{"crc32"}; //!< crc32 | mix64
+    uint32_t seed{1};
+    std::vector<StaticPin> pins;
+};
+
+/// One flow: a message of `bytes` from host src to host dst.
+struct FlowSpec
+{
+    uint32_t src{0};
+    uint32_t dst{0};
+    uint64_t bytes{0};
+    Time start;
+    uint8_t priority{3};
+};
+
+/// `workload` section, generated patterns expanded into explicit flows.
+struct WorkloadConfig
+{
+    std::string type{"flows"}; //!< flows | all-to-all | incast | permutation
+    std::vector<FlowSpec> flows;
+};
+
+/// A whole scenario.
+struct ScenarioConfig
+{
+    std::string name{"scenario"};
+    uint32_t seed{1};
+    Time stop;
+    bool pcap{false};
+    TopologyConfig topology;
+    SwitchConfig sw;
+    NicConfig nic;
+    RoutingConfig routing;
+    WorkloadConfig workload;
+    std::string sourcePath; //!< file the scenario came from
+};
+
+/**
+ * Read a scenario file, apply `--set key.path=value` overrides, validate.
+ * Throws ScenarioError (one line: file, key path, expected vs found).
+ */
+ScenarioConfig LoadScenarioFile(const std::string& path, const std::vector<std::string>& sets);
+
+/// As LoadScenarioFile, from text; \p sourceName names it in errors.
+ScenarioConfig ParseScenarioText(const std::string& jsonText,
+                                 const std::vector<std::string>& sets,
+                                 const std::string& sourceName);
+
+/// The resolved scenario (every default filled in) as pretty-printed JSON.
+std::string ScenarioToJson(const ScenarioConfig& cfg);
+
+/**
+ * Byte sizes: an integer (bytes) or a string "<number><unit>" with unit B,
+ * KB, MB, GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024).
+ * "16MB" is 16,000,000 bytes. Throws ScenarioError with \p what as context.
+ */
+uint64_t ParseByteSize(const std::string& text, const std::string& what = "size");
+/// Rates: "<number><unit>", unit bps, Kbps, Mbps, Gbps, Tbps (or b/s forms); > 0.
+DataRate ParseRate(const std::string& text, const std::string& what = "rate");
+/// Times: "<number><unit>", unit s, ms, us, ns, ps; "0" alone is allowed; >= 0.
+Time ParseTime(const std::string& text, const std::string& what = "time");
+
+/// Congestion-control names a scenario may ask for.
+const std::vector<std::string>& ValidCcNames();
+
+} // namespace ns3
+
+#endif /* SCENARIO_CONFIG_H */

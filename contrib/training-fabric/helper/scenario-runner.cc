@@ -1,0 +1,628 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "scenario-runner.h"
+
+#include "fabric-pcap-helper.h"
+#include "fabric-routing-helper.h"
+#include "leaf-spine-helper.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/fabric-net-device.h"
+#include "ns3/fabric-switch.h"
+#include "ns3/fabric-topology.h"
+#include "ns3/mac48-address.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/rdma-queue-pair.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/shared-buffer-mmu.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+/// Seconds with picosecond precision, formatted without floating point.
+std::string
+FormatSeconds(Time t)
+{
+    int64_t ps = t.GetPicoSeconds();
+    const char* sign = ps < 0 ? "-" : "";
+    uint64_t a = static_cast<uint64_t>(ps < 0 ? -ps : ps);
+    char buf[48];
+    std::snprintf(buf,
+                  sizeof(buf),
+                  "%s%llu.%012llu",
+                  sign,
+                  static_cast<unsigned long long>(a / 1000000000000ULL),
+                  static_cast<unsigned long long>(a % 1000000000000ULL));
+    return buf;
+}
+
+/// Quantile by linear interpolation between order statistics (sorted input).
+double
+Quantile(const std::vector<double>& sorted, double q)
+{
+    if (sorted.empty())
+    {
+        return 0.0;
+    }
+    double pos = q * (sorted.size() - 1);
+    std::size_t lo = static_cast<std::size_t>(std::floor(pos));
+    std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+    return sorted[lo] + (pos - lo) * (sorted[hi] - sorted[lo]);
+}
+
+/// Round to 9 significant digits so JSON output does not depend on the last bits.
+double
+Round9(double v)
+{
+    if (v == 0.0 || !std::isfinite(v))
+    {
+        return v;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.9g", v);
+    return std::strtod(buf, nullptr);
+}
+
+TypeId
+CcTypeId(const std::string& name)
+{
+    // The congestion-control algorithms this build provides. Each name maps
+    // to an RdmaCongestionOps TypeId; the NIC forks one per QP.
+    if (name == "none")
+    {
+        return TypeId::LookupByName("ns3::RdmaCcNone");
+    }
+    TypeId tid;
+    static const char* const kKnown[][2] = {{"dcqcn", "ns3::RdmaCcDcqcn"},
+                                            {"hpcc", "ns3::RdmaCcHpcc"},
+                                            {"timely", "ns3::RdmaCcTimely"},
+                                            {"timely-patched", "ns3::RdmaCcPatchedTimely"},
+                                            {"dctcp", "ns3::RdmaCcDctcp"}};
+    for (const auto& k : kKnown)
+    {
+        if (name == k[0] && TypeId::LookupByNameFailSafe(k[1], &tid))
+        {
+            return tid;
+        }
+    }
+    std::string avail = "none";
+    for (const auto& k : kKnown)
+    {
+        if (TypeId::LookupByNameFailSafe(k[1], &tid))
+        {
+            avail += std::string(", ") + k[0];
+        }
+    }
+    throw ScenarioError("nic.cc: \"" + name +
+                        "\" is not available in this build (available: " + avail + ")");
+}
+} // namespace
+
+ScenarioRunner::ScenarioRunner(const ScenarioConfig& cfg)
+    : m_cfg(cfg)
+{
+}
+
+ScenarioRunner::~ScenarioRunner()
+{
+    if (m_built && !m_ran)
+    {
+        Simulator::Destroy();
+    }
+}
+
+const ScenarioConfig&
+ScenarioRunner::GetConfig() const
+{
+    return m_cfg;
+}
+
+const std::vector<ScenarioRunner::FlowRecord>&
+ScenarioRunner::GetFlows() const
+{
+    return m_flows;
+}
+
+const ScenarioRunner::Totals&
+ScenarioRunner::GetTotals() const
+{
+    return m_totals;
+}
+
+void
+ScenarioRunner::Build()
+{
+    const std::string file = m_cfg.sourcePath.empty() ? "scenario" : m_cfg.sourcePath;
+    RngSeedManager::SetSeed(m_cfg.seed);
+    RngSeedManager::SetRun(1);
+    Mac48Address::ResetAllocationIndex();
+
+    const TopologyConfig& t = m_cfg.topology;
+    LeafSpineHelper ls;
+    ls.SetShape(t.leaves, t.spines, t.hostsPerLeaf, t.linksPerPair);
+    ls.SetHostLink(t.hostLink.rate, t.hostLink.delay);
+    ls.SetFabricLink(t.fabricLink.rate, t.fabricLink.delay);
+
+    const SwitchConfig& sw = m_cfg.sw;
+    ls.SetMmuAttribute("BufferSize", UintegerValue(sw.bufferBytes));
+    ls.SetMmuAttribute("PfcEnabled", BooleanValue(sw.pfc));
+    ls.SetMmuAttribute("Alpha", DoubleValue(sw.alpha));
+    ls.SetMmuAttribute("ReservedBytes", UintegerValue(sw.reservedBytes));
+    ls.SetMmuAttribute("HeadroomBytes", UintegerValue(sw.headroomBytes.value_or(0)));
+    ls.SetMmuAttribute("XonOffset", UintegerValue(sw.xonOffsetBytes));
+    ls.SetMmuAttribute("MaxFrameBytes", UintegerValue(m_cfg.nic.mtu + roce::kDataHeaderBytes));
+    ls.SetMmuAttribute("EcnEnabled", BooleanValue(sw.ecn.enabled));
+    ls.SetMmuAttribute("EcnKmin", UintegerValue(sw.ecn.kminBytes));
+    ls.SetMmuAttribute("EcnKmax", UintegerValue(sw.ecn.kmaxBytes));
+    ls.SetMmuAttribute("EcnPmax", DoubleValue(sw.ecn.pmax));
+    if (sw.scheduler == "wrr")
+    {
+        ls.SetDeviceAttribute("Scheduler", EnumValue(FabricNetDevice::WEIGHTED_RR));
+        std::string w;
+        for (std::size_t i = 0; i < sw.wrrWeights.size(); ++i)
+        {
+            w += (i ? "," : "") + std::to_string(sw.wrrWeights[i]);
+        }
+        if (!w.empty())
+        {
+            ls.SetDeviceAttribute("WrrWeights", StringValue(w));
+        }
+    }
+    ls.SetDeviceAttribute("Mtu", UintegerValue(m_cfg.nic.mtu + roce::kDataHeaderBytes));
+
+    const NicConfig& nic = m_cfg.nic;
+    ls.SetNicAttribute("Mtu", UintegerValue(nic.mtu));
+    ls.SetNicAttribute("AckInterval", UintegerValue(nic.ackInterval));
+    ls.SetNicAttribute("RetransmitTimeout", TimeValue(nic.rto));
+    TypeId cc = CcTypeId(nic.cc);
+    ls.SetNicAttribute("CongestionControl", TypeIdValue(cc));
+    for (const auto& kv : nic.ccParams)
+    {
+        struct TypeId::AttributeInformation info;
+        if (!cc.LookupAttributeByName(kv.first, &info))
+        {
+            std::string valid;
+            for (std::size_t i = 0; i < cc.GetAttributeN(); ++i)
+            {
+                valid += (i ? ", " : "") + cc.GetAttribute(i).name;
+            }
+            throw ScenarioError(file + ": nic.cc_params." + kv.first + ": unknown parameter of " +
+                                nic.cc +
+                                " (valid: " + (valid.empty() ? std::string("none") : valid) + ")");
+        }
+    }
+
+    try
+    {
+        m_topo = ls.Install();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        Simulator::Destroy();
+        throw ScenarioError(file + ": topology/switch: " + e.what());
+    }
+    m_built = true;
+
+    // Congestion-control parameters go to every QP's algorithm object.
+    for (uint32_t h = 0; h < m_topo->GetNHosts(); ++h)
+    {
+        for (const auto& kv : nic.ccParams)
+        {
+            m_topo->GetNic(h)->SetCongestionControlAttribute(kv.first, StringValue(kv.second));
+        }
+    }
+    const RoutingConfig& r = m_cfg.routing;
+    const auto hash = r.hash == "mix64" ? EcmpRouting::MIX64 : EcmpRouting::CRC32;
+    try
+    {
+        if (r.mode == "ecmp")
+        {
+            FabricRoutingHelper::InstallEcmp(m_topo, hash, r.seed);
+        }
+        else if (r.mode == "static")
+        {
+            FabricRoutingHelper::InstallStatic(m_topo, hash, r.seed);
+            for (const StaticPin& pin : r.pins)
+            {
+                const uint32_t via = ls.GetSpineSwitch(pin.spine);
+                if (pin.srcPort)
+                {
+                    FabricRoutingHelper::PinFlowVia(m_topo, pin.src, pin.dst, *pin.srcPort, via);
+                }
+                else
+                {
+                    FabricRoutingHelper::PinHostPairVia(m_topo, pin.src, pin.dst, via);
+                }
+            }
+        }
+        else if (r.mode == "balanced-static")
+        {
+            FabricRoutingHelper::InstallBalancedStatic(m_topo);
+        }
+        else
+        {
+            throw ScenarioError(file + ": routing.mode: unknown mode \"" + r.mode + "\"");
+        }
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ScenarioError(file + ": routing.pins: " + e.what());
+    }
+    for (uint32_t s = 0; s < m_topo->GetNSwitches(); ++s)
+    {
+        m_topo->GetSwitch(s)->AssignStreams(static_cast<int64_t>(s));
+    }
+
+    // Workload: one QP per flow, its message posted at the flow's start.
+    const auto& flows = m_cfg.workload.flows;
+    m_flows.resize(flows.size());
+    m_qps.resize(flows.size());
+    for (uint32_t i = 0; i < flows.size(); ++i)
+    {
+        const FlowSpec& f = flows[i];
+        Ptr<RdmaQueuePair> qp =
+            RdmaNic::Connect(m_topo->GetNic(f.src), m_topo->GetNic(f.dst), f.priority);
+        qp->SetBaseRtt(m_topo->GetBaseRtt(f.src, f.dst, nic.mtu));
+        qp->SetRecvCompleteCallback(
+            [this, i](Ptr<RdmaQueuePair>, uint64_t, uint64_t) { OnRecvComplete(i); });
+        qp->SetSendCompleteCallback([this, i](Ptr<RdmaQueuePair>, uint64_t) { OnSendComplete(i); });
+        FlowRecord& rec = m_flows[i];
+        rec.src = f.src;
+        rec.dst = f.dst;
+        rec.srcPort = qp->GetSrcPort();
+        rec.priority = f.priority;
+        rec.bytes = f.bytes;
+        rec.start = f.start;
+        rec.idealFct = m_topo->GetIdealFct(f.src, f.dst, f.bytes, nic.mtu);
+        m_qps[i] = qp;
+        Ptr<RdmaNic> src = m_topo->GetNic(f.src);
+        const uint64_t bytes = f.bytes;
+        Simulator::Schedule(f.start, [src, qp, bytes]() { src->PostSend(qp, bytes); });
+    }
+
+    if (m_cfg.pcap)
+    {
+        FabricPcapHelper pcap;
+        pcap.EnablePcap(m_cfg.name, m_topo->GetDevices());
+    }
+}
+
+void
+ScenarioRunner::OnRecvComplete(uint32_t flow)
+{
+    FlowRecord& rec = m_flows[flow];
+    rec.received = true;
+    rec.finish = Simulator::Now();
+}
+
+void
+ScenarioRunner::OnSendComplete(uint32_t flow)
+{
+    FlowRecord& rec = m_flows[flow];
+    rec.completed = true;
+    rec.acked = Simulator::Now();
+    if (++m_completed == m_flows.size())
+    {
+        Simulator::Stop();
+    }
+}
+
+void
+ScenarioRunner::Run()
+{
+    NS_ABORT_MSG_UNLESS(m_built && !m_ran, "ScenarioRunner::Run: Build() once, then Run() once");
+    m_ran = true;
+    if (!m_flows.empty())
+    {
+        Simulator::Stop(m_cfg.stop);
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    Simulator::Run();
+    const auto t1 = std::chrono::steady_clock::now();
+    m_totals.wallS = std::chrono::duration<double>(t1 - t0).count();
+    m_totals.simTimeS = Simulator::Now().GetSeconds();
+    m_totals.events = Simulator::GetEventCount();
+    Collect();
+    m_qps.clear();
+    m_topo = nullptr;
+    Simulator::Destroy();
+}
+
+void
+ScenarioRunner::Collect()
+{
+    Totals& t = m_totals;
+    t.flowsCompleted = m_completed;
+    for (uint32_t i = 0; i < m_flows.size(); ++i)
+    {
+        t.bytesSent += m_flows[i].bytes;
+        t.bytesAcked += m_qps[i]->GetBytesAcked();
+        m_flows[i].retransmits = m_qps[i]->GetRetransmits();
+        m_flows[i].timeouts = m_qps[i]->GetTimeouts();
+        t.retransmits += m_flows[i].retransmits;
+        t.timeouts += m_flows[i].timeouts;
+    }
+    for (uint32_t h = 0; h < m_topo->GetNHosts(); ++h)
+    {
+        const RdmaNic::Counters& c = m_topo->GetNic(h)->GetCounters();
+        t.bytesDelivered += c.bytesDelivered;
+        t.dataPackets += c.dataTx;
+    }
+    for (uint32_t s = 0; s < m_topo->GetNSwitches(); ++s)
+    {
+        Ptr<FabricSwitch> sw = m_topo->GetSwitch(s);
+        const FabricSwitch::Counters& c = sw->GetCounters();
+        for (int k = 0; k < FabricSwitch::DROP_REASON_COUNT; ++k)
+        {
+            t.drops[k] += c.drops[k];
+        }
+        t.pausedEpisodes += c.xoffSent;
+        t.ecnMarked += c.ecnMarked;
+        t.maxBufferBytes = std::max(t.maxBufferBytes, sw->GetMmu()->GetMaxUsedBytes());
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            t.maxQueueBytes =
+                std::max(t.maxQueueBytes, sw->GetPort(p)->GetCounters().maxQueueBytes);
+        }
+    }
+    for (uint32_t l = 0; l < m_topo->GetNLinks(); ++l)
+    {
+        const auto& link = m_topo->GetLink(l);
+        for (const auto& dev : {link.devA, link.devB})
+        {
+            const FabricNetDevice::Counters c = dev->GetCounters();
+            t.pfcPauseFrames += c.pfcPauseTx;
+            t.pfcResumeFrames += c.pfcTx - c.pfcPauseTx;
+            t.packetHops += c.txFrames + c.pfcTx;
+        }
+    }
+}
+
+std::string
+ScenarioRunner::SummaryJson() const
+{
+    const Totals& t = m_totals;
+    nlohmann::ordered_json j;
+    j["name"] = m_cfg.name;
+    j["seed"] = m_cfg.seed;
+    j["sim_time_s"] = Round9(t.simTimeS);
+    j["wall_s"] = Round9(t.wallS);
+    j["events"] = t.events;
+    j["flows_total"] = m_flows.size();
+    j["flows_completed"] = t.flowsCompleted;
+    j["bytes_sent"] = t.bytesSent;
+    j["bytes_delivered"] = t.bytesDelivered;
+    j["bytes_acked"] = t.bytesAcked;
+    j["data_packets"] = t.dataPackets;
+    j["retransmitted_packets"] = t.retransmits;
+    j["timeouts"] = t.timeouts;
+    nlohmann::ordered_json drops;
+    uint64_t total = 0;
+    for (int k = 0; k < FabricSwitch::DROP_REASON_COUNT; ++k)
+    {
+        drops[FabricSwitch::DropReasonName(static_cast<FabricSwitch::DropReason>(k))] = t.drops[k];
+        total += t.drops[k];
+    }
+    drops["total"] = total;
+    j["drops"] = drops;
+    j["pfc_pause_frames"] = t.pfcPauseFrames;
+    j["pfc_resume_frames"] = t.pfcResumeFrames;
+    j["pfc_pause_episodes"] = t.pausedEpisodes;
+    j["ecn_marked"] = t.ecnMarked;
+    j["max_queue_bytes"] = t.maxQueueBytes;
+    j["max_buffer_bytes"] = t.maxBufferBytes;
+    j["packet_hops"] = t.packetHops;
+
+    std::vector<double> slow;
+    std::vector<double> fct;
+    for (const auto& f : m_flows)
+    {
+        if (f.received)
+        {
+            const double fctS = (f.finish - f.start).GetSeconds();
+            fct.push_back(fctS);
+            slow.push_back(f.idealFct.IsPositive() ? fctS / f.idealFct.GetSeconds() : 1.0);
+        }
+    }
+    std::sort(slow.begin(), slow.end());
+    std::sort(fct.begin(), fct.end());
+    nlohmann::ordered_json fs;
+    double mean = 0;
+    for (double s : slow)
+    {
+        mean += s;
+    }
+    fs["mean"] = Round9(slow.empty() ? 0.0 : mean / slow.size());
+    fs["p50"] = Round9(Quantile(slow, 0.5));
+    fs["p99"] = Round9(Quantile(slow, 0.99));
+    fs["max"] = Round9(slow.empty() ? 0.0 : slow.back());
+    j["fct_slowdown"] = fs;
+    j["fct_max_s"] = Round9(fct.empty() ? 0.0 : fct.back());
+    if (t.flowsCompleted < m_flows.size())
+    {
+        nlohmann::ordered_json left;
+        left["flows_unfinished"] = m_flows.size() - t.flowsCompleted;
+        left["bytes_unacked"] = t.bytesSent - t.bytesAcked;
+        left["reason"] = "stop time reached";
+        j["unfinished"] = left;
+    }
+    return j.dump(2) + "\n";
+}
+
+std::string
+ScenarioRunner::FlowsCsv() const
+{
+    std::ostringstream os;
+    os << "flow,src,dst,sport,priority,bytes,start_s,finish_s,fct_s,ideal_fct_s,slowdown,"
+          "acked_s,retransmits,timeouts,completed\n";
+    for (std::size_t i = 0; i < m_flows.size(); ++i)
+    {
+        const FlowRecord& f = m_flows[i];
+        os << i << ',' << f.src << ',' << f.dst << ',' << f.srcPort << ',' << +f.priority << ','
+           << f.bytes << ',' << FormatSeconds(f.start) << ',';
+        if (f.received)
+        {
+            const Time fct = f.finish - f.start;
+            char slow[32];
+            std::snprintf(slow,
+                          sizeof(slow),
+                          "%.6f",
+                          f.idealFct.IsPositive() ? fct.GetSeconds() / f.idealFct.GetSeconds()
+                                                  : 1.0);
+            os << FormatSeconds(f.finish) << ',' << FormatSeconds(fct) << ','
+               << FormatSeconds(f.idealFct) << ',' << slow << ',';
+        }
+        else
+        {
+            os << ",," << FormatSeconds(f.idealFct) << ",,";
+        }
+        os << (f.completed ? FormatSeconds(f.acked) : std::string()) << ',' << f.retransmits << ','
+           << f.timeouts << ',' << (f.completed ? 1 : 0) << '\n';
+    }
+    return os.str();
+}
+
+void
+ScenarioRunner::WriteOutputs(const std::string& dir) const
+{
+    std::filesystem::create_directories(dir);
+    auto write = [&](const std::string& name, const std::string& text) {
+        std::ofstream out(dir + "/" + name, std::ios::binary);
+        out << text;
+        if (!out)
+        {
+            throw std::runtime_error("cannot write " + dir + "/" + name);
+        }
+    };
+    write("summary.json", SummaryJson());
+    write("flows.csv", FlowsCsv());
+    write("scenario.json", ScenarioToJson(m_cfg));
+}
+
+std::string
+ScenarioRunner::ConsoleSummary() const
+{
+    const Totals& t = m_totals;
+    std::ostringstream os;
+    char buf[256];
+    std::snprintf(buf,
+                  sizeof(buf),
+                  "%s: %llu/%zu flows completed in %.6f s simulated (%.2f s wall, %llu events, "
+                  "%.2f M events/s)\n",
+                  m_cfg.name.c_str(),
+                  static_cast<unsigned long long>(t.flowsCompleted),
+                  m_flows.size(),
+                  t.simTimeS,
+                  t.wallS,
+                  static_cast<unsigned long long>(t.events),
+                  t.wallS > 0 ? t.events / t.wallS / 1e6 : 0.0);
+    os << buf;
+    uint64_t drops = 0;
+    for (auto d : t.drops)
+    {
+        drops += d;
+    }
+    std::snprintf(buf,
+                  sizeof(buf),
+                  "  delivered %llu of %llu bytes; drops %llu; PFC pause frames %llu; ECN marks "
+                  "%llu; max queue %llu B\n",
+                  static_cast<unsigned long long>(t.bytesDelivered),
+                  static_cast<unsigned long long>(t.bytesSent),
+                  static_cast<unsigned long long>(drops),
+                  static_cast<unsigned long long>(t.pfcPauseFrames),
+                  static_cast<unsigned long long>(t.ecnMarked),
+                  static_cast<unsigned long long>(t.maxQueueBytes));
+    os << buf;
+    return os.str();
+}
+
+int
+RunScenarioCommandLine(int argc, char** argv)
+{
+    const char* usage = "usage: tf-run SCENARIO.json [--out DIR] [--set key.path=value ...]";
+    std::string path;
+    std::string out;
+    std::vector<std::string> sets;
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string a = argv[i];
+        if (a == "--out" || a == "--set")
+        {
+            if (i + 1 >= argc)
+            {
+                std::cerr << "tf-run: " << a << " needs a value\n" << usage << "\n";
+                return 2;
+            }
+            (a == "--out" ? out : (sets.emplace_back(), sets.back())) = argv[++i];
+        }
+        else if (a == "-h" || a == "--help")
+        {
+            std::cout << usage << "\n";
+            return 0;
+        }
+        else if (!a.empty() && a[0] == '-')
+        {
+            std::cerr << "tf-run: unknown option " << a << "\n" << usage << "\n";
+            return 2;
+        }
+        else if (path.empty())
+        {
+            path = a;
+        }
+        else
+        {
+            std::cerr << "tf-run: more than one scenario file given\n" << usage << "\n";
+            return 2;
+        }
+    }
+    if (path.empty())
+    {
+        std::cerr << usage << "\n";
+        return 2;
+    }
+    try
+    {
+        ScenarioConfig cfg = LoadScenarioFile(path, sets);
+        if (out.empty())
+        {
+            out = "results/" + cfg.name;
+        }
+        ScenarioRunner run(cfg);
+        run.Build();
+        run.Run();
+        run.WriteOutputs(out);
+        std::cout << run.ConsoleSummary() << "  results in " << out << "/\n";
+        return 0;
+    }
+    catch (const ScenarioError& e)
+    {
+        std::cerr << "error: " << e.what() << "\n";
+        return 2;
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "error: " << e.what() << "\n";
+        return 1;
+    }
+}
+
+} // namespace ns3
