@@ -1,0 +1,98 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Simulation-speed benchmark (not a test): 16 hosts at 400 Gb/s on a 2-leaf,
+ * 8-spine leaf-spine, all-to-all of 16 MB per ordered pair, ECMP (CRC32),
+ * PFC on, no end-host congestion control. Prints one JSON line:
+ * wall time, simulated time, events, events/s, packet-hops per wall second,
+ * wall seconds per simulated millisecond and peak RSS.
+ *
+ *   build/bin/bench-fabric-speed [--bytes=N] [--hosts-per-leaf=N]
+ */
+#include "ns3/command-line.h"
+#include "ns3/fabric-net-device.h"
+#include "ns3/fabric-routing-helper.h"
+#include "ns3/fabric-topology.h"
+#include "ns3/leaf-spine-helper.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/rdma-queue-pair.h"
+#include "ns3/simulator.h"
+
+#include <chrono>
+#include <cstdio>
+#include <sys/resource.h>
+
+using namespace ns3;
+
+int
+main(int argc, char** argv)
+{
+    FabricTopology::EnsurePicosecondResolution();
+    uint64_t bytes = 16 * 1000 * 1000;
+    uint32_t hostsPerLeaf = 8;
+    std::string name = "leaf-spine-16x400G-all-to-all-16MB";
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("bytes", "bytes per ordered host pair", bytes);
+    cmd.AddValue("hosts-per-leaf", "hosts per leaf (2 leaves, 8 spines)", hostsPerLeaf);
+    cmd.Parse(argc, argv);
+
+    LeafSpineHelper ls;
+    ls.SetShape(2, 8, hostsPerLeaf);
+    ls.SetHostLink(DataRate("400Gbps"), MicroSeconds(1));
+    ls.SetFabricLink(DataRate("400Gbps"), MicroSeconds(1));
+    ls.SetMmuAttribute("BufferSize", UintegerValue(32 * 1000 * 1000));
+    Ptr<FabricTopology> topo = ls.Install();
+    FabricRoutingHelper::InstallEcmp(topo, EcmpRouting::CRC32, 1);
+
+    const uint32_t n = topo->GetNHosts();
+    uint32_t remaining = n * (n - 1);
+    for (uint32_t s = 0; s < n; ++s)
+    {
+        for (uint32_t d = 0; d < n; ++d)
+        {
+            if (s == d)
+            {
+                continue;
+            }
+            Ptr<RdmaQueuePair> qp = RdmaNic::Connect(topo->GetNic(s), topo->GetNic(d), 3);
+            qp->SetSendCompleteCallback([&remaining](Ptr<RdmaQueuePair>, uint64_t) {
+                if (--remaining == 0)
+                {
+                    Simulator::Stop();
+                }
+            });
+            topo->GetNic(s)->PostSend(qp, bytes);
+        }
+    }
+    Simulator::Stop(Seconds(1));
+    const auto t0 = std::chrono::steady_clock::now();
+    Simulator::Run();
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double sim = Simulator::Now().GetSeconds();
+    const uint64_t events = Simulator::GetEventCount();
+    uint64_t hops = 0;
+    for (uint32_t l = 0; l < topo->GetNLinks(); ++l)
+    {
+        const auto& link = topo->GetLink(l);
+        hops += link.devA->GetCounters().txFrames + link.devB->GetCounters().txFrames;
+    }
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    std::printf(
+        "{\"bench\": \"%s\", \"completed\": %s, \"wall_s\": %.3f, \"sim_s\": %.6f, "
+        "\"events\": %llu, \"events_per_s\": %.0f, \"packet_hops\": %llu, "
+        "\"packet_hops_per_s\": %.0f, \"wall_s_per_sim_ms\": %.4f, \"peak_rss_mb\": %.1f}\n",
+        name.c_str(),
+        remaining == 0 ? "true" : "false",
+        wall,
+        sim,
+        static_cast<unsigned long long>(events),
+        events / wall,
+        static_cast<unsigned long long>(hops),
+        hops / wall,
+        wall / (sim * 1e3),
+        ru.ru_maxrss / 1024.0);
+    Simulator::Destroy();
+    return remaining == 0 ? 0 : 1;
+}

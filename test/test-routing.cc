@@ -1,0 +1,244 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Routing tests: forwarding tables, ECMP spread and seeds, static pinning,
+ * balanced static placement.
+ */
+#include "ns3/fabric-routing-helper.h"
+#include "ns3/fabric-switch.h"
+#include "ns3/fabric-topology.h"
+#include "ns3/leaf-spine-helper.h"
+#include "ns3/packet.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/rdma-queue-pair.h"
+#include "ns3/roce-header.h"
+#include "ns3/simulator.h"
+
+#include <gtest/gtest.h>
+#include <map>
+#include <set>
+
+using namespace ns3;
+
+namespace
+{
+
+struct Fabric
+{
+    LeafSpineHelper ls;
+    Ptr<FabricTopology> topo;
+};
+
+/// 2 leaves x `spines` spines, `hosts` hosts per leaf, 100 Gb/s, 1 us links.
+void
+Build(Fabric& f, uint32_t spines, uint32_t hosts)
+{
+    f.ls.SetShape(2, spines, hosts);
+    f.topo = f.ls.Install();
+}
+
+/**
+ * Send `flows` one-packet messages from host `src` to host `dst`, each on its
+ * own QP, and count the data frames the source leaf sends up each spine.
+ * Also returns, per flow, the spine it took.
+ */
+std::vector<uint32_t>
+SpinePerFlow(Fabric& f,
+             uint32_t src,
+             uint32_t dst,
+             uint32_t flows,
+             std::map<uint32_t, uint32_t>& perSpine)
+{
+    Ptr<FabricTopology> topo = f.topo;
+    const uint32_t leaf = f.ls.GetLeafOf(src);
+    Ptr<FabricSwitch> sw = topo->GetSwitch(leaf);
+    std::vector<Ptr<RdmaQueuePair>> qps;
+    for (uint32_t i = 0; i < flows; ++i)
+    {
+        qps.push_back(RdmaNic::Connect(topo->GetNic(src), topo->GetNic(dst), 3));
+        topo->GetNic(src)->PostSend(qps.back(), 64);
+    }
+    std::map<uint16_t, uint32_t> egressBySport;
+    sw->TraceConnectWithoutContext("Forward",
+                                   MakeBoundCallback(
+                                       +[](std::map<uint16_t, uint32_t>* m,
+                                           Ptr<const Packet> p,
+                                           uint32_t in,
+                                           uint32_t out,
+                                           uint8_t) {
+                                           RoceFrameInfo info;
+                                           if (ParseRoceFrame(*p, info) &&
+                                               info.opcode != roce::kOpAcknowledge)
+                                           {
+                                               (*m)[info.srcPort] = out;
+                                           }
+                                       },
+                                       &egressBySport));
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    std::vector<uint32_t> spineOf;
+    for (auto& qp : qps)
+    {
+        auto it = egressBySport.find(qp->GetSrcPort());
+        EXPECT_NE(it, egressBySport.end());
+        EXPECT_TRUE(qp->IsIdle()); // every message acknowledged
+        uint32_t spine = it == egressBySport.end() ? 9999 : (it->second - f.ls.GetHostsPerLeaf());
+        spineOf.push_back(spine);
+        perSpine[spine]++;
+    }
+    Simulator::Destroy();
+    return spineOf;
+}
+
+} // namespace
+
+TEST(Routing, ForwardingTablesHoldEveryShortestPath)
+{
+    Fabric f;
+    Build(f, 4, 2);
+    Ptr<FabricTopology> topo = f.topo;
+    // Leaf 0 reaches its own host 1 through host port 1 only, and host 2 (leaf
+    // 1) through its 4 uplinks (ports 2..5).
+    EXPECT_EQ(topo->GetSwitch(0)->GetRoute(1), std::vector<uint16_t>({1}));
+    EXPECT_EQ(topo->GetSwitch(0)->GetRoute(2), std::vector<uint16_t>({2, 3, 4, 5}));
+    // A spine reaches host 2 through its single link to leaf 1 (port 1).
+    EXPECT_EQ(topo->GetSwitch(2)->GetRoute(2), std::vector<uint16_t>({1}));
+    // Hop counts: same leaf 2 links... GetHopCount counts switches: 1 and 3.
+    EXPECT_EQ(topo->GetHopCount(0, 1), 1u);
+    EXPECT_EQ(topo->GetHopCount(0, 2), 3u);
+    EXPECT_EQ(topo->GetPaths(0, 2).size(), 4u);
+    EXPECT_EQ(topo->GetEcmpGroups().size(), 2u); // the uplinks of each leaf
+    Simulator::Destroy();
+}
+
+TEST(Routing, EcmpSpreadsThousandFlowsWithinBinomialBounds)
+{
+    // 1,000 flows over 4 uplinks: each count is Binomial(1000, 1/4), mean 250,
+    // standard deviation sqrt(1000 x 1/4 x 3/4) = 13.7. A fair hash stays
+    // within 5 standard deviations ([182, 318]) except with probability < 1e-5.
+    for (auto hash : {EcmpRouting::CRC32, EcmpRouting::MIX64})
+    {
+        Fabric f;
+        Build(f, 4, 1);
+        FabricRoutingHelper::InstallEcmp(f.topo, hash, 7);
+        std::map<uint32_t, uint32_t> perSpine;
+        SpinePerFlow(f, 0, 1, 1000, perSpine);
+        ASSERT_EQ(perSpine.size(), 4u) << "hash " << hash;
+        for (auto& kv : perSpine)
+        {
+            EXPECT_GE(kv.second, 182u) << "hash " << hash << " spine " << kv.first;
+            EXPECT_LE(kv.second, 318u) << "hash " << hash << " spine " << kv.first;
+        }
+    }
+}
+
+TEST(Routing, SameSeedSamePlacementOtherSeedOtherPlacement)
+{
+    auto placement = [](uint32_t seed) {
+        Fabric f;
+        Build(f, 4, 1);
+        FabricRoutingHelper::InstallEcmp(f.topo, EcmpRouting::CRC32, seed);
+        std::map<uint32_t, uint32_t> perSpine;
+        return SpinePerFlow(f, 0, 1, 64, perSpine);
+    };
+    auto a = placement(1);
+    auto b = placement(1);
+    auto c = placement(2);
+    EXPECT_EQ(a, b);
+    EXPECT_NE(a, c);
+}
+
+TEST(Routing, StaticPinPutsEachFlowOnItsSpine)
+{
+    // Hosts 0..3 on leaf 0 send to hosts 4..7 on leaf 1; pair i is pinned
+    // through spine (3 - i). Every data frame of host i must cross that spine.
+    Fabric f;
+    Build(f, 4, 4);
+    Ptr<FabricTopology> topo = f.topo;
+    FabricRoutingHelper::InstallStatic(topo, EcmpRouting::CRC32, 1);
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        FabricRoutingHelper::PinHostPairVia(topo, i, 4 + i, f.ls.GetSpineSwitch(3 - i));
+    }
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> seen; // (spine, src ip) -> frames
+    for (uint32_t s = 0; s < 4; ++s)
+    {
+        topo->GetSwitch(f.ls.GetSpineSwitch(s))
+            ->TraceConnectWithoutContext(
+                "Forward",
+                MakeBoundCallback(
+                    +[](std::map<std::pair<uint32_t, uint32_t>, uint32_t>* m,
+                        uint32_t spine,
+                        Ptr<const Packet> p,
+                        uint32_t,
+                        uint32_t,
+                        uint8_t) {
+                        RoceFrameInfo info;
+                        if (ParseRoceFrame(*p, info) && info.opcode != roce::kOpAcknowledge)
+                        {
+                            (*m)[{spine, info.srcIp}]++;
+                        }
+                    },
+                    &seen,
+                    s));
+    }
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        for (int k = 0; k < 8; ++k) // several QPs per pair: the pin is per host pair
+        {
+            Ptr<RdmaQueuePair> qp = RdmaNic::Connect(topo->GetNic(i), topo->GetNic(4 + i), 3);
+            topo->GetNic(i)->PostSend(qp, 100000);
+        }
+    }
+    Simulator::Run();
+    Simulator::Destroy();
+    // 8 QPs x ceil(100000 / 4096) = 8 x 25 = 200 data frames per source.
+    ASSERT_EQ(seen.size(), 4u);
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        EXPECT_EQ((seen[{3 - i, 0x0A000001u + i}]), 200u) << "source " << i;
+    }
+}
+
+TEST(Routing, BalancedStaticSpreadsEveryLeafEvenly)
+{
+    // 8 hosts per leaf, 8 spines: each leaf has 8 x 8 = 64 cross-leaf pairs, so
+    // balanced static gives every uplink exactly 8 pairs, and every source uses
+    // each uplink once (a Latin square).
+    Fabric f;
+    Build(f, 8, 8);
+    Ptr<FabricTopology> topo = f.topo;
+    FabricRoutingHelper::InstallBalancedStatic(topo);
+    std::map<uint32_t, uint32_t> pairsPerUplink;
+    for (uint32_t src = 0; src < 8; ++src)
+    {
+        std::set<uint32_t> used;
+        for (uint32_t dst = 8; dst < 16; ++dst)
+        {
+            auto paths = topo->GetPaths(src, dst);
+            // Find the pinned uplink by asking the leaf's policy for this pair.
+            RoceFrameInfo info{};
+            info.srcIp = 0x0A000001u + src;
+            info.dstIp = 0x0A000001u + dst;
+            info.srcPort = 0xC000;
+            info.dstPort = 4791;
+            info.ipProto = 17;
+            const auto& cand = topo->GetSwitch(0)->GetRoute(dst);
+            uint16_t port =
+                topo->GetSwitch(0)->GetRouting()->SelectEgress(info,
+                                                               src,
+                                                               dst,
+                                                               cand.data(),
+                                                               static_cast<uint32_t>(cand.size()));
+            pairsPerUplink[port]++;
+            used.insert(port);
+        }
+        EXPECT_EQ(used.size(), 8u) << "source " << src;
+    }
+    ASSERT_EQ(pairsPerUplink.size(), 8u);
+    for (auto& kv : pairsPerUplink)
+    {
+        EXPECT_EQ(kv.second, 8u);
+    }
+    Simulator::Destroy();
+}

@@ -1,0 +1,317 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Scenario-level tests: the verbatim incast scenario with and without PFC,
+ * determinism of outputs, and the errors bad scenario files get.
+ */
+#include "ns3/scenario-config.h"
+#include "ns3/scenario-runner.h"
+
+#include <cstdio>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+
+using namespace ns3;
+
+namespace
+{
+
+// The tests run from the repository root (ctest WORKING_DIRECTORY).
+const char* kIncast = "examples/incast-8to1.json";
+
+ScenarioRunner::Totals
+RunTotals(const ScenarioConfig& cfg, std::string* summary = nullptr, std::string* flows = nullptr)
+{
+    ScenarioRunner run(cfg);
+    run.Build();
+    run.Run();
+    if (summary)
+    {
+        *summary = run.SummaryJson();
+    }
+    if (flows)
+    {
+        *flows = run.FlowsCsv();
+    }
+    return run.GetTotals();
+}
+
+/// Drop the one line of summary.json that depends on the machine.
+std::string
+WithoutWallTime(const std::string& summary)
+{
+    std::istringstream in(summary);
+    std::string line;
+    std::string out;
+    while (std::getline(in, line))
+    {
+        if (line.find("\"wall_s\"") == std::string::npos)
+        {
+            out += line + "\n";
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+TEST(Scenario, IncastWithPfcIsLosslessAndPausesUpstream)
+{
+    ScenarioConfig cfg = LoadScenarioFile(kIncast, {});
+    ASSERT_EQ(cfg.topology.HostCount(), 16u);
+    ASSERT_EQ(cfg.workload.flows.size(), 8u);
+    ScenarioRunner::Totals t = RunTotals(cfg);
+    // 8 senders x 1 MB = 8,000,000 payload bytes, every one delivered once:
+    // the responder counts only in-order, first-time bytes.
+    EXPECT_EQ(t.flowsCompleted, 8u);
+    EXPECT_EQ(t.bytesSent, 8000000u);
+    EXPECT_EQ(t.bytesDelivered, 8000000u);
+    EXPECT_EQ(t.bytesAcked, 8000000u);
+    for (uint64_t d : t.drops)
+    {
+        EXPECT_EQ(d, 0u);
+    }
+    EXPECT_EQ(t.retransmits, 0u);
+    // 8 x 100 Gb/s into one 100 Gb/s port: the receiver's leaf must push back.
+    EXPECT_GT(t.pfcPauseFrames, 0u);
+    // 8 MB through one 100 Gb/s port takes at least 8e6 x 4178/4096 x 8 /
+    // 100e9 = 652.7 us of line time.
+    EXPECT_GE(t.simTimeS, 652.7e-6);
+}
+
+TEST(Scenario, IncastWithoutPfcDropsAndGoBackNStillDeliversEverything)
+{
+    // A 1 MB buffer without PFC cannot hold an 8:1 burst: the shared pool is
+    // 1e6 - 18 ports x 8 classes x 4 KiB reserved = 410,176 B, and one ingress
+    // may hold only 1/8 of the free pool, so frames are dropped.
+    ScenarioConfig cfg =
+        LoadScenarioFile(kIncast, {"switch.pfc=false", "switch.buffer=\"1MB\"", "stop=\"1s\""});
+    ScenarioRunner::Totals t = RunTotals(cfg);
+    EXPECT_GT(t.drops[1], 0u) << "buffer_overflow drops";
+    EXPECT_EQ(t.drops[0], 0u) << "no headroom drops without PFC";
+    EXPECT_EQ(t.pfcPauseFrames, 0u);
+    EXPECT_GT(t.retransmits, 0u);
+    EXPECT_EQ(t.flowsCompleted, 8u);
+    EXPECT_EQ(t.bytesDelivered, 8000000u);
+    EXPECT_EQ(t.bytesAcked, 8000000u);
+}
+
+TEST(Scenario, SameScenarioAndSeedGiveIdenticalOutputs)
+{
+    const std::vector<std::string> sets{
+        "workload={\"type\": \"permutation\", \"bytes\": \"300KB\"}",
+        "topology.spines=4"};
+    std::string s1, f1, s2, f2;
+    RunTotals(LoadScenarioFile(kIncast, sets), &s1, &f1);
+    RunTotals(LoadScenarioFile(kIncast, sets), &s2, &f2);
+    EXPECT_EQ(f1, f2);
+    EXPECT_EQ(WithoutWallTime(s1), WithoutWallTime(s2));
+    EXPECT_NE(s1.find("\"flows_completed\": 16"), std::string::npos);
+    // A different seed draws a different permutation.
+    std::string f3;
+    auto sets3 = sets;
+    sets3.push_back("seed=2");
+    RunTotals(LoadScenarioFile(kIncast, sets3), nullptr, &f3);
+    EXPECT_NE(f1, f3);
+}
+
+TEST(Scenario, FlowsCsvHasOneRowPerFlowWithSlowdown)
+{
+    std::string flows;
+    RunTotals(LoadScenarioFile(kIncast, {}), nullptr, &flows);
+    std::istringstream in(flows);
+    std::string header;
+    std::getline(in, header);
+    EXPECT_EQ(header.rfind("flow,src,dst,sport,priority,bytes,start_s,finish_s,fct_s,ideal_fct_s,"
+                           "slowdown",
+                           0),
+              0u);
+    int rows = 0;
+    std::string line;
+    while (std::getline(in, line))
+    {
+        ++rows;
+        // Ideal FCT of 1 MB over 4 links at 100 Gb/s is 85.76512 us (see
+        // test-data-plane): every row carries it.
+        EXPECT_NE(line.find(",0.000085765120,"), std::string::npos) << line;
+    }
+    EXPECT_EQ(rows, 8);
+}
+
+struct BadCase
+{
+    const char* name;
+    const char* set;      // override applied to the incast scenario
+    const char* expected; // substring of the one-line error
+};
+
+/// gtest prints the case by name (ctest lists it).
+void
+PrintTo(const BadCase& c, std::ostream* os)
+{
+    *os << c.name;
+}
+
+class BadScenario : public ::testing::TestWithParam<BadCase>
+{
+};
+
+TEST_P(BadScenario, GetsOneLineErrorNamingTheKey)
+{
+    const BadCase& c = GetParam();
+    try
+    {
+        LoadScenarioFile(kIncast, {c.set});
+        FAIL() << "accepted " << c.set;
+    }
+    catch (const ScenarioError& e)
+    {
+        std::string msg = e.what();
+        EXPECT_NE(msg.find(kIncast), std::string::npos) << msg;
+        EXPECT_NE(msg.find(c.expected), std::string::npos) << msg;
+        EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Errors,
+    BadScenario,
+    ::testing::Values(
+        BadCase{"unknown_key", "switch.frobnicate=1", "switch.frobnicate: unknown key (valid:"},
+        BadCase{"bad_rate", "topology.host_link.rate=fast", "topology.host_link.rate: expected"},
+        BadCase{"zero_rate", "topology.host_link.rate=0Gbps", "topology.host_link.rate"},
+        BadCase{"bad_type", "topology.leaves=\"two\"", "topology.leaves: expected"},
+        BadCase{"zero_leaves", "topology.leaves=0", "topology.leaves: expected an integer in [1"},
+        BadCase{"host_range", "workload.receiver=40", "host 40 does not exist"},
+        BadCase{"receiver_sends", "workload.receiver=8", "receiver cannot also be a sender"},
+        BadCase{"bad_mtu", "nic.mtu=1500", "nic.mtu: expected an InfiniBand MTU"},
+        BadCase{"bad_cc", "nic.cc=reno", "nic.cc: expected one of none"},
+        BadCase{"pmax", "switch.ecn={\"pmax\": 2}", "switch.ecn.pmax"},
+        BadCase{"kmin_kmax",
+                "switch.ecn={\"kmin\": \"500KB\", \"kmax\": \"100KB\"}",
+                "kmin must not exceed kmax"},
+        BadCase{"priority", "workload.priority=9", "workload.priority"},
+        BadCase{"stop", "stop=0", "stop: expected a positive time"},
+        BadCase{"bad_time", "stop=\"10 parsecs\"", "stop: expected"},
+        BadCase{"unknown_flow_key",
+                "workload={\"type\": \"flows\", \"flows\": [{\"src\": 0, \"dst\": 1, \"bytes\": 1, "
+                "\"colour\": 1}]}",
+                "workload.flows[0].colour: unknown key"},
+        BadCase{
+            "self_flow",
+            "workload={\"type\": \"flows\", \"flows\": [{\"src\": 3, \"dst\": 3, \"bytes\": 1}]}",
+            "workload.flows[0].dst"},
+        BadCase{"bad_size", "workload.bytes=\"1 furlong\"", "workload.bytes: expected a size"},
+        BadCase{"wrr", "switch.wrr_weights=[1,2,3]", "switch.wrr_weights"},
+        BadCase{
+            "pin_spine",
+            "routing={\"mode\": \"static\", \"pins\": [{\"src\": 0, \"dst\": 8, \"spine\": 5}]}",
+            "routing.pins[0].spine"},
+        BadCase{"malformed_set", "no-equals-sign", "expected key.path=value"}),
+    [](const ::testing::TestParamInfo<BadCase>& info) { return std::string(info.param.name); });
+
+TEST(Scenario, InvalidJsonNamesTheFileAndPosition)
+{
+    try
+    {
+        ParseScenarioText("{\"name\": \"x\",,}", {}, "broken.json");
+        FAIL();
+    }
+    catch (const ScenarioError& e)
+    {
+        std::string msg = e.what();
+        EXPECT_EQ(msg.rfind("broken.json: invalid JSON", 0), 0u) << msg;
+        EXPECT_EQ(msg.find('\n'), std::string::npos);
+    }
+}
+
+TEST(Scenario, ImpossibleFabricIsAnErrorNotACrash)
+{
+    // 64 KB cannot hold 18 ports x 8 classes x 4 KiB of reserved space plus
+    // PFC headroom: Build() reports it as a scenario error.
+    ScenarioConfig cfg = LoadScenarioFile(kIncast, {"switch.buffer=\"64KB\""});
+    ScenarioRunner run(cfg);
+    try
+    {
+        run.Build();
+        FAIL();
+    }
+    catch (const ScenarioError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("too small"), std::string::npos) << e.what();
+    }
+}
+
+TEST(Scenario, CommandLineExitsWithTwoOnBadInput)
+{
+    const std::string path = ::testing::TempDir() + "bad-scenario.json";
+    {
+        std::ofstream out(path);
+        out << "{\"name\": \"bad\", \"topology\": {\"leaves\": -1}}";
+    }
+    const char* argv[] = {"tf-run", path.c_str(), nullptr};
+    ::testing::internal::CaptureStderr();
+    int rc = RunScenarioCommandLine(2, const_cast<char**>(argv));
+    std::string err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(rc, 2);
+    EXPECT_NE(err.find("topology.leaves"), std::string::npos) << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    const char* argv2[] = {"tf-run", "does-not-exist.json", nullptr};
+    ::testing::internal::CaptureStderr();
+    rc = RunScenarioCommandLine(2, const_cast<char**>(argv2));
+    err = ::testing::internal::GetCapturedStderr();
+    EXPECT_EQ(rc, 2);
+    EXPECT_NE(err.find("does-not-exist.json: cannot open"), std::string::npos) << err;
+}
+
+TEST(ScenarioUnits, SizesRatesTimes)
+{
+    EXPECT_EQ(ParseByteSize("16MB"), 16000000u);
+    EXPECT_EQ(ParseByteSize("16MiB"), 16777216u);
+    EXPECT_EQ(ParseByteSize("1.5KB"), 1500u);
+    EXPECT_EQ(ParseByteSize("4096"), 4096u);
+    EXPECT_THROW(ParseByteSize("1.5B"), ScenarioError);
+    EXPECT_THROW(ParseByteSize("12 parsecs"), ScenarioError);
+    EXPECT_EQ(ParseRate("400Gbps").GetBitRate(), 400000000000u);
+    EXPECT_EQ(ParseRate("25Gb/s").GetBitRate(), 25000000000u);
+    EXPECT_THROW(ParseRate("0Gbps"), ScenarioError);
+    EXPECT_THROW(ParseRate("fast"), ScenarioError);
+    EXPECT_EQ(ParseTime("500ns").GetPicoSeconds(), 500000);
+    EXPECT_EQ(ParseTime("1.5us").GetPicoSeconds(), 1500000);
+    EXPECT_EQ(ParseTime("0").GetPicoSeconds(), 0);
+    EXPECT_THROW(ParseTime("-1us"), ScenarioError);
+}
+
+TEST(ScenarioPatterns, ExpansionCountsAndPermutation)
+{
+    // all-to-all of N hosts: N (N - 1) ordered pairs.
+    ScenarioConfig a =
+        LoadScenarioFile(kIncast, {"workload={\"type\": \"all-to-all\", \"bytes\": 1000}"});
+    EXPECT_EQ(a.workload.flows.size(), 16u * 15u);
+    // A permutation: every host sends once and receives once, never to itself.
+    ScenarioConfig p =
+        LoadScenarioFile(kIncast, {"workload={\"type\": \"permutation\", \"bytes\": 1000}"});
+    ASSERT_EQ(p.workload.flows.size(), 16u);
+    std::vector<int> received(16, 0);
+    for (const auto& f : p.workload.flows)
+    {
+        EXPECT_NE(f.src, f.dst);
+        received[f.dst]++;
+    }
+    for (int r : received)
+    {
+        EXPECT_EQ(r, 1);
+    }
+    // The resolved scenario reads back to the same flows.
+    ScenarioConfig back = ParseScenarioText(ScenarioToJson(p), {}, "resolved.json");
+    ASSERT_EQ(back.workload.flows.size(), p.workload.flows.size());
+    for (std::size_t i = 0; i < p.workload.flows.size(); ++i)
+    {
+        EXPECT_EQ(back.workload.flows[i].src, p.workload.flows[i].src);
+        EXPECT_EQ(back.workload.flows[i].dst, p.workload.flows[i].dst);
+        EXPECT_EQ(back.workload.flows[i].bytes, p.workload.flows[i].bytes);
+    }
+    EXPECT_EQ(back.sw.bufferBytes, p.sw.bufferBytes);
+    EXPECT_EQ(back.topology.hostLink.rate, p.topology.hostLink.rate);
+}
