@@ -117,8 +117,9 @@ CcTypeId(const std::string& name)
 }
 } // namespace
 
-ScenarioRunner::ScenarioRunner(const ScenarioConfig& cfg)
-    : m_cfg(cfg)
+ScenarioRunner::ScenarioRunner(const ScenarioConfig& cfg, const std::string& outDir)
+    : m_cfg(cfg),
+      m_outDir(outDir)
 {
 }
 
@@ -301,8 +302,10 @@ ScenarioRunner::Build()
 
     if (m_cfg.pcap)
     {
+        // One file per device: <dir>/pcap/<name>-<node>-<device>.pcap
+        std::filesystem::create_directories(m_outDir + "/pcap");
         FabricPcapHelper pcap;
-        pcap.EnablePcap(m_cfg.name, m_topo->GetDevices());
+        pcap.EnablePcap(m_outDir + "/pcap/" + m_cfg.name, m_topo->GetDevices());
     }
 }
 
@@ -606,7 +609,7 @@ RunScenarioCommandLine(int argc, char** argv)
         {
             out = "results/" + cfg.name;
         }
-        ScenarioRunner run(cfg);
+        ScenarioRunner run(cfg, out);
         run.Build();
         run.Run();
         run.WriteOutputs(out);

@@ -57,7 +57,12 @@ class ScenarioRunner
         uint64_t timeouts{0};
     };
 
-    explicit ScenarioRunner(const ScenarioConfig& cfg);
+    /**
+     * \param cfg the scenario
+     * \param outDir where pcap files go when the scenario asks for them
+     *        (WriteOutputs takes its own directory)
+     */
+    explicit ScenarioRunner(const ScenarioConfig& cfg, const std::string& outDir = ".");
     ~ScenarioRunner();
 
     /// Build topology, routing and workload. Throws ScenarioError.
@@ -108,6 +113,7 @@ class ScenarioRunner
     void Collect();
 
     ScenarioConfig m_cfg;
+    std::string m_outDir;
     Ptr<FabricTopology> m_topo;
     std::vector<FlowRecord> m_flows;
     std::vector<Ptr<RdmaQueuePair>> m_qps;
