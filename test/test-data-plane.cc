@@ -79,24 +79,29 @@ SmallFabric(uint32_t leaves, uint32_t spines, uint32_t hosts, const char* rate =
 
 TEST(DataPlane, OneFlowFinishesWithinOnePercentOfIdeal)
 {
-    // Host 0 (leaf 0) to host 2 (leaf 1) crosses 4 links of 100 Gb/s, 1 us each.
-    // 1,000,000 B = 244 packets of 4096 B + one of 576 B. On the first link all
-    // frames go back to back: 244 x (4096+82) + (576+82) = 1,020,090 line bytes
-    // = 81.6072 us. The last frame is then stored and forwarded over 3 more
-    // links: 3 x 658 x 8 / 100e9 = 0.15792 us. Propagation: 4 x 1 us.
-    // Ideal = 85.76512 us.
+    // Host 0 (leaf 0) to host 2 (leaf 1) crosses h = 4 links of 100 Gb/s, 1 us
+    // each. 1,000,000 B = 244 packets of 4096 B + one of 576 B; line bytes
+    // per frame are payload + 82: w = 4178, w' = 658. Frames leave the NIC
+    // back to back and are stored and forwarded at each hop; the last, short
+    // frame cannot overtake the full frame ahead of it, so it leaves link 4
+    // (h - 1) full-frame times after the full frames start arriving:
+    //   T = (n - 1 + h - 1) x w / R + w' / R + h x d
+    //     = (244 + 3) x 4178 x 8 / 100e9 + 658 x 8 / 100e9 + 4 us
+    //     = 82.55728 us + 0.05264 us + 4 us = 86.60992 us.
     Ptr<FabricTopology> topo = SmallFabric(2, 1, 2);
     const uint64_t bytes = 1000000;
-    const double idealPs = Ps(244 * (4096 + kOverhead) + 576 + kOverhead, 100) +
-                           3 * Ps(576 + kOverhead, 100) + 4 * 1e6;
-    ASSERT_NEAR(idealPs, 85765120.0, 1.0);
+    const double idealPs = Ps((244 + 3) * (4096 + kOverhead) + 576 + kOverhead, 100) + 4 * 1e6;
+    ASSERT_NEAR(idealPs, 86609920.0, 1.0);
     EXPECT_NEAR(topo->GetIdealFct(0, 2, bytes, 4096).GetPicoSeconds(), idealPs, 1.0);
     OneFlow r = RunOneMessage(topo, 0, 2, bytes);
     Simulator::Destroy();
     ASSERT_TRUE(r.done);
     const double fct = (r.finish - r.start).GetPicoSeconds();
+    // The model has no other delay: it meets the ideal to the picosecond;
+    // the issue asks for 1%.
     EXPECT_GE(fct, idealPs * 0.999);
     EXPECT_LE(fct, idealPs * 1.01);
+    EXPECT_NEAR(fct, idealPs, 1.0);
 }
 
 TEST(DataPlane, TwoHostsReachLineRateTimesPayloadEfficiency)

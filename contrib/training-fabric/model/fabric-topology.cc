@@ -500,41 +500,40 @@ FabricTopology::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes, uint32_t
     {
         return Time(0);
     }
+    // Frames 1..n-1 are full (payload mtu), frame n carries the rest. On an
+    // idle store-and-forward path (a deterministic tandem queue), full frame k
+    // leaves link j at
+    //   F(k, j) = sum_{i<=j} s_i + sum_{i<j} d_i + (k - 1) max_{i<=j} s_i,
+    // s_i its line time on link i, d_i the propagation delay. The last frame
+    // leaves link j at max(F(n, j-1) + d_{j-1}, F(n-1, j)) + s'_j: it cannot
+    // overtake the full frame ahead of it. The FCT is F(n, h) + d_h.
     const std::vector<uint32_t> links = FirstPathLinks(src, dst);
-    const uint64_t packets = (bytes + mtu - 1) / mtu;
-    const uint32_t firstFrame =
-        static_cast<uint32_t>(std::min<uint64_t>(bytes, mtu)) + roce::kDataHeaderBytes;
-    const uint32_t lastFrame =
-        static_cast<uint32_t>(bytes - (packets - 1) * mtu) + roce::kDataHeaderBytes;
-    // The slowest link (the first of them) carries every frame back to back.
-    std::size_t b = 0;
-    for (std::size_t j = 1; j < links.size(); ++j)
-    {
-        if (m_links[links[j]].rate.GetBitRate() < m_links[links[b]].rate.GetBitRate())
-        {
-            b = j;
-        }
-    }
-    uint64_t ps = 0;
+    const uint64_t n = (bytes + mtu - 1) / mtu;
+    const uint32_t lastFrame = static_cast<uint32_t>(bytes - (n - 1) * mtu) + roce::kDataHeaderBytes;
+    const uint32_t fullFrame = mtu + roce::kDataHeaderBytes;
+    uint64_t sumS = 0;    // sum of full-frame line times up to link j
+    uint64_t sumD = 0;    // sum of delays before link j
+    uint64_t maxS = 0;    // largest full-frame line time up to link j
+    uint64_t fLast = 0;   // F(n, j)
+    uint64_t prevDelay = 0;
     for (std::size_t j = 0; j < links.size(); ++j)
     {
         const Link& l = m_links[links[j]];
-        ps += static_cast<uint64_t>(l.delay.GetPicoSeconds());
-        if (j < b)
+        const uint64_t s = LinePs(fullFrame, l.rate);
+        const uint64_t sLast = LinePs(lastFrame, l.rate);
+        sumS += s;
+        maxS = std::max(maxS, s);
+        uint64_t ready = (j == 0) ? 0 : fLast + prevDelay;
+        if (n > 1)
         {
-            ps += LinePs(firstFrame, l.rate);
+            const uint64_t fPrev = sumS + sumD + (n - 2) * maxS; // F(n-1, j)
+            ready = std::max(ready, fPrev);
         }
-        else if (j > b)
-        {
-            ps += LinePs(lastFrame, l.rate);
-        }
-        else
-        {
-            ps += (packets - 1) * LinePs(mtu + roce::kDataHeaderBytes, l.rate) +
-                  LinePs(lastFrame, l.rate);
-        }
+        fLast = ready + sLast;
+        prevDelay = static_cast<uint64_t>(l.delay.GetPicoSeconds());
+        sumD += prevDelay;
     }
-    return PicoSeconds(ps);
+    return PicoSeconds(fLast + prevDelay);
 }
 
 } // namespace ns3

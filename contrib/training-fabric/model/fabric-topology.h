@@ -145,11 +145,12 @@ class FabricTopology : public Object
      */
     Time GetBaseRtt(uint32_t src, uint32_t dst, uint32_t mtu) const;
     /**
-     * Ideal completion time of a message of \p bytes on an idle path: the
-     * first frame is stored and forwarded up to the slowest link, every frame
-     * serializes back to back there, the last frame is stored and forwarded
-     * after it; plus the propagation of every link. Counts every header,
-     * FCS, preamble and IFG byte.
+     * Ideal completion time of a message of \p bytes on an idle path, to the
+     * last byte at the destination: frames go back to back from the source,
+     * are stored and forwarded at every hop, and the short last frame cannot
+     * overtake the full frame ahead of it (an exact deterministic tandem-queue
+     * result, see the model doc). Counts every header, FCS, preamble and IFG
+     * byte and the propagation of every link.
      */
     Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes, uint32_t mtu) const;
 
