@@ -352,8 +352,14 @@ FabricNetDevice::TryTransmit()
     }
     m_counters.txFrames++;
     m_counters.txBytes += p->GetSize();
-    m_macTxTrace(p);
-    m_txBeginTrace(p, cls);
+    if (!m_macTxTrace.IsEmpty())
+    {
+        m_macTxTrace(p);
+    }
+    if (!m_txBeginTrace.IsEmpty())
+    {
+        m_txBeginTrace(p, cls);
+    }
     StartTransmission(p);
 }
 
@@ -362,7 +368,10 @@ FabricNetDevice::StartTransmission(Ptr<Packet> p)
 {
     m_busy = true;
     Time txTime = GetTxTime(p->GetSize());
-    m_snifferTrace(p);
+    if (!m_snifferTrace.IsEmpty())
+    {
+        m_snifferTrace(p);
+    }
     m_channel->Transmit(p, this, txTime);
     Simulator::Schedule(txTime, &FabricNetDevice::TxComplete, this);
 }
@@ -377,15 +386,24 @@ FabricNetDevice::TxComplete()
 void
 FabricNetDevice::Receive(Ptr<Packet> p)
 {
-    m_snifferTrace(p);
-    if (IsPfcFrame(*p))
+    if (!m_snifferTrace.IsEmpty())
+    {
+        m_snifferTrace(p);
+    }
+    // PFC frames are minimum-size (60 B without FCS); only those need a look
+    // at the EtherType.
+    const uint32_t size = p->GetSize();
+    if (size == roce::kMinFrameBytes && IsPfcFrame(*p))
     {
         HandlePfc(p);
         return;
     }
     m_counters.rxFrames++;
-    m_counters.rxBytes += p->GetSize();
-    m_macRxTrace(p);
+    m_counters.rxBytes += size;
+    if (!m_macRxTrace.IsEmpty())
+    {
+        m_macRxTrace(p);
+    }
     if (!m_rxCallback.IsNull())
     {
         m_rxCallback(this, p);

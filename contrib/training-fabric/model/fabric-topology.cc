@@ -509,12 +509,13 @@ FabricTopology::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes, uint32_t
     // overtake the full frame ahead of it. The FCT is F(n, h) + d_h.
     const std::vector<uint32_t> links = FirstPathLinks(src, dst);
     const uint64_t n = (bytes + mtu - 1) / mtu;
-    const uint32_t lastFrame = static_cast<uint32_t>(bytes - (n - 1) * mtu) + roce::kDataHeaderBytes;
+    const uint32_t lastFrame =
+        static_cast<uint32_t>(bytes - (n - 1) * mtu) + roce::kDataHeaderBytes;
     const uint32_t fullFrame = mtu + roce::kDataHeaderBytes;
-    uint64_t sumS = 0;    // sum of full-frame line times up to link j
-    uint64_t sumD = 0;    // sum of delays before link j
-    uint64_t maxS = 0;    // largest full-frame line time up to link j
-    uint64_t fLast = 0;   // F(n, j)
+    uint64_t sumS = 0;  // sum of full-frame line times up to link j
+    uint64_t sumD = 0;  // sum of delays before link j
+    uint64_t maxS = 0;  // largest full-frame line time up to link j
+    uint64_t fLast = 0; // F(n, j)
     uint64_t prevDelay = 0;
     for (std::size_t j = 0; j < links.size(); ++j)
     {

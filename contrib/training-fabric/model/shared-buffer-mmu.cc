@@ -131,14 +131,15 @@ SharedBufferMmu::Configure(const std::vector<PortInfo>& ports)
             uint64_t h = m_headroomBytes;
             if (h == 0)
             {
-                // Bytes that can still arrive after the XOFF decision (line bytes):
-                // our own frame in progress delays the PFC frame, then the PFC
+                // XOFF is decided when a frame first spills into headroom; that
+                // frame, plus what can still arrive after it (line bytes): our
+                // own frame in progress delays the PFC frame, then the PFC
                 // frame, the cable round trip, the peer's frame in progress and
                 // its extra response time.
                 const double bytesPerSecond = ports[i].rate.GetBitRate() / 8.0;
                 const double cable = 2.0 * bytesPerSecond * ports[i].cableDelay.GetSeconds();
                 const double response = bytesPerSecond * m_responseTime.GetSeconds();
-                h = 2 * maxFrameLine + pfcLine + static_cast<uint64_t>(cable + response + 0.5);
+                h = 3 * maxFrameLine + pfcLine + static_cast<uint64_t>(cable + response + 0.5);
             }
             m_ports[i].headroom = h;
             headroomTotal += h;

@@ -40,8 +40,9 @@ namespace ns3
  * nor shared space is dropped.
  *
  * Per-port headroom, unless set explicitly, is derived from the port's link:
- *   H = 2 x MaxFrame + PfcFrame + 2 x R x d + R x ResponseTime
- * (line bytes): the frame our port is sending when XOFF is decided, the PFC
+ *   H = 3 x MaxFrame + PfcFrame + 2 x R x d + R x ResponseTime
+ * (line bytes): the frame whose arrival crossed the threshold (it is already
+ * in headroom), the frame our port is sending when XOFF is decided, the PFC
  * frame itself, the round trip of the cable at rate R, the upstream frame
  * already in serialization when the pause lands, plus any extra response time
  * of the peer (0 in this model, whose ports react at the next frame boundary;

@@ -1,0 +1,178 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Shared-buffer MMU and transmit-scheduler tests with hand-computed numbers.
+ */
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/fabric-channel.h"
+#include "ns3/fabric-net-device.h"
+#include "ns3/fabric-topology.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/shared-buffer-mmu.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+namespace
+{
+Ptr<SharedBufferMmu>
+Mmu(uint64_t buffer, bool pfc, uint32_t ports, const char* rate = "100Gbps")
+{
+    FabricTopology::EnsurePicosecondResolution();
+    Ptr<SharedBufferMmu> mmu = CreateObject<SharedBufferMmu>();
+    mmu->SetAttribute("BufferSize", UintegerValue(buffer));
+    mmu->SetAttribute("PfcEnabled", BooleanValue(pfc));
+    std::vector<SharedBufferMmu::PortInfo> info(ports, {DataRate(rate), MicroSeconds(1)});
+    EXPECT_EQ(mmu->Configure(info), "");
+    return mmu;
+}
+} // namespace
+
+TEST(SharedBuffer, DerivedHeadroomFollowsTheFormula)
+{
+    // H = 3 x MaxFrame + PfcFrame + 2 x R x d (line bytes):
+    // 3 x (4154 + 24) + (60 + 24) + 2 x 12.5 GB/s x 1 us = 12,534 + 84 + 25,000
+    // = 37,618 B at 100 Gb/s; the cable term is 100,000 B at 400 Gb/s.
+    Ptr<SharedBufferMmu> mmu = Mmu(16000000, true, 4);
+    EXPECT_EQ(mmu->GetHeadroom(0), 37618u);
+    Ptr<SharedBufferMmu> fast = Mmu(16000000, true, 4, "400Gbps");
+    EXPECT_EQ(fast->GetHeadroom(0), 12534u + 84 + 100000);
+    // Shared pool = buffer - ports x 8 classes x 4 KiB - ports x headroom.
+    EXPECT_EQ(mmu->GetSharedPoolBytes(), 16000000u - 4 * 8 * 4096 - 4 * 37618);
+    // Without PFC there is no headroom.
+    Ptr<SharedBufferMmu> lossy = Mmu(16000000, false, 4);
+    EXPECT_EQ(lossy->GetSharedPoolBytes(), 16000000u - 4 * 8 * 4096);
+}
+
+TEST(SharedBuffer, TooSmallBufferIsReported)
+{
+    Ptr<SharedBufferMmu> mmu = CreateObject<SharedBufferMmu>();
+    mmu->SetAttribute("BufferSize", UintegerValue(100000));
+    std::vector<SharedBufferMmu::PortInfo> info(4, {DataRate("100Gbps"), MicroSeconds(1)});
+    EXPECT_NE(mmu->Configure(info).find("too small"), std::string::npos);
+}
+
+TEST(SharedBuffer, DynamicThresholdXoffHeadroomXon)
+{
+    // Buffer 1,000,000 B, 2 ports, PFC: reserved 2 x 8 x 4096 = 65,536 B,
+    // headroom 2 x 37,618 = 75,236 B, shared pool P = 859,228 B. Frames of
+    // 1000 B into one ingress (port 0, class 3). The first 4 fill the 4096 B
+    // reserved; frame k then enters the pool if its shared use 1000k - 4096
+    // is at most alpha (P - shared use before it) = (P - (1000(k-1) - 4096))/8,
+    // i.e. 9000k <= P + 37,864, k <= 99.68: frames 1..99 are stored, frame
+    // 100 spills into headroom and triggers XOFF.
+    Ptr<SharedBufferMmu> mmu = Mmu(1000000, true, 2);
+    ASSERT_EQ(mmu->GetSharedPoolBytes(), 859228u);
+    const uint32_t frame = 1000;
+    uint32_t admitted = 0;
+    while (!mmu->CheckXoff(0, 3))
+    {
+        ASSERT_EQ(mmu->Admit(0, 3, frame), SharedBufferMmu::ADMIT);
+        ++admitted;
+        ASSERT_LT(admitted, 1000u);
+    }
+    EXPECT_EQ(admitted, 100u);
+    EXPECT_EQ(mmu->GetHeadroomBytes(0, 3), 1000u);
+    EXPECT_TRUE(mmu->IsPausing(0, 3));
+    EXPECT_FALSE(mmu->CheckXoff(0, 3)); // one XOFF per episode
+    // Frames still in flight go to headroom: 37 fit in 37,618 B (one is there
+    // already), the 38th is dropped.
+    uint32_t toHeadroom = 0;
+    while (mmu->Admit(0, 3, frame) == SharedBufferMmu::ADMIT)
+    {
+        ++toHeadroom;
+    }
+    EXPECT_EQ(toHeadroom, 36u);
+    EXPECT_EQ(mmu->GetHeadroomBytes(0, 3), 37000u);
+    // Draining: headroom empties first; XON needs it empty and the shared use
+    // S with S + 3072 <= (P - S)/8, i.e. S <= (P - 24,576)/9 = 92,739 B. S is
+    // 99,000 - 4096 = 94,904 when headroom is empty: 3 more frames must leave.
+    for (uint32_t i = 0; i < 37; ++i)
+    {
+        mmu->Release(0, 3, frame);
+        EXPECT_FALSE(mmu->CheckXon(0, 3)) << "release " << i;
+    }
+    uint32_t released = 0;
+    while (!mmu->CheckXon(0, 3))
+    {
+        mmu->Release(0, 3, frame);
+        ++released;
+        ASSERT_LT(released, 100u);
+    }
+    EXPECT_EQ(released, 3u);
+    EXPECT_FALSE(mmu->IsPausing(0, 3));
+}
+
+TEST(SharedBuffer, LossyDropsWhenThresholdReached)
+{
+    // Pool 1,000,000 - 65,536 = 934,464 B; as above, frame k fits while
+    // 9000k <= P + 37,864, k <= 108.03: 108 frames, then drops.
+    Ptr<SharedBufferMmu> mmu = Mmu(1000000, false, 2);
+    uint32_t admitted = 0;
+    while (mmu->Admit(1, 0, 1000) == SharedBufferMmu::ADMIT)
+    {
+        ++admitted;
+    }
+    EXPECT_EQ(admitted, 108u);
+    EXPECT_FALSE(mmu->CheckXoff(1, 0)); // lossy: never pauses
+}
+
+TEST(SharedBuffer, RedMarkingProbability)
+{
+    Ptr<SharedBufferMmu> mmu = Mmu(16000000, true, 1);
+    // Defaults Kmin 100 KB, Kmax 400 KB, Pmax 0.2: linear in between.
+    EXPECT_EQ(mmu->MarkProbability(100000), 0.0);
+    EXPECT_NEAR(mmu->MarkProbability(250000), 0.1, 1e-12);
+    EXPECT_NEAR(mmu->MarkProbability(400000), 0.2, 1e-12);
+    EXPECT_EQ(mmu->MarkProbability(400001), 1.0);
+}
+
+TEST(Scheduler, WeightedRoundRobinSharesByWeight)
+{
+    // Classes 1 and 2 with weights 1 and 3, both backlogged with 1000 B
+    // frames: deficit round robin gives class 2 three times the bytes.
+    FabricTopology::EnsurePicosecondResolution();
+    Ptr<FabricNetDevice> a = CreateObject<FabricNetDevice>();
+    Ptr<FabricNetDevice> b = CreateObject<FabricNetDevice>();
+    a->SetAttribute("Scheduler", EnumValue(FabricNetDevice::WEIGHTED_RR));
+    a->SetAttribute("WrrWeights", StringValue("1,1,3,1,1,1,1,1"));
+    a->SetAttribute("Mtu", UintegerValue(1000));
+    Ptr<Node> na = CreateObject<Node>();
+    Ptr<Node> nb = CreateObject<Node>();
+    na->AddDevice(a);
+    nb->AddDevice(b);
+    a->SetAddress(Mac48Address::Allocate());
+    b->SetAddress(Mac48Address::Allocate());
+    Ptr<FabricChannel> ch = CreateObject<FabricChannel>();
+    a->Attach(ch);
+    b->Attach(ch);
+    std::vector<uint32_t> order;
+    b->SetFabricReceiveCallback(
+        [&](Ptr<FabricNetDevice>, Ptr<Packet> p) { order.push_back(p->GetSize()); });
+    for (int i = 0; i < 400; ++i)
+    {
+        a->Enqueue(Create<Packet>(1001), 1); // sizes tell the classes apart
+        a->Enqueue(Create<Packet>(1002), 2);
+    }
+    Simulator::Run();
+    // Among the first 200 frames, while both are backlogged: 50 vs 150.
+    int c1 = 0, c2 = 0;
+    for (int i = 0; i < 200; ++i)
+    {
+        (order[i] == 1001 ? c1 : c2)++;
+    }
+    EXPECT_NEAR(c2 / double(c1), 3.0, 0.15);
+    Simulator::Destroy();
+    // Strict priority serves class 2 entirely first.
+    Ptr<FabricNetDevice> s = CreateObject<FabricNetDevice>();
+    EnumValue v;
+    s->GetAttribute("Scheduler", v);
+    EXPECT_EQ(v.Get(), FabricNetDevice::STRICT_PRIORITY);
+}
