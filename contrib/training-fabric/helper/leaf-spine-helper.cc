@@ -18,7 +18,6 @@ LeafSpineHelper::LeafSpineHelper()
       m_fabricRate("100Gbps"),
       m_fabricDelay(MicroSeconds(1))
 {
-    m_topo = CreateObject<FabricTopology>();
 }
 
 void
@@ -47,24 +46,6 @@ LeafSpineHelper::SetFabricLink(DataRate rate, Time delay)
     m_fabricDelay = delay;
 }
 
-void
-LeafSpineHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_topo->SetDeviceAttribute(name, value);
-}
-
-void
-LeafSpineHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_topo->SetMmuAttribute(name, value);
-}
-
-void
-LeafSpineHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
-{
-    m_topo->SetNicAttribute(name, value);
-}
-
 Ptr<FabricTopology>
 LeafSpineHelper::Install()
 {
@@ -84,12 +65,7 @@ LeafSpineHelper::Install()
     {
         throw std::invalid_argument("leaf-spine: link rates must be positive");
     }
-    if (!m_topo)
-    {
-        throw std::logic_error("LeafSpineHelper::Install called twice; use a new helper");
-    }
-    Ptr<FabricTopology> topo = m_topo;
-    m_topo = nullptr;
+    Ptr<FabricTopology> topo = Topology("LeafSpineHelper::Install");
     for (uint32_t l = 0; l < m_leaves; ++l)
     {
         topo->AddSwitch("leaf" + std::to_string(l));
@@ -118,8 +94,7 @@ LeafSpineHelper::Install()
             }
         }
     }
-    topo->Finalize();
-    return topo;
+    return Finish();
 }
 
 uint32_t

@@ -6,8 +6,9 @@
 #ifndef LEAF_SPINE_HELPER_H
 #define LEAF_SPINE_HELPER_H
 
+#include "fabric-topology-helper.h"
+
 #include "ns3/data-rate.h"
-#include "ns3/fabric-topology.h"
 #include "ns3/nstime.h"
 
 #include <cstdint>
@@ -35,7 +36,7 @@ namespace ns3
  *   Ptr<FabricTopology> topo = ls.Install();      // routes computed, MMUs sized
  * \endcode
  */
-class LeafSpineHelper
+class LeafSpineHelper : public FabricTopologyHelper
 {
   public:
     LeafSpineHelper();
@@ -47,19 +48,13 @@ class LeafSpineHelper
                   uint32_t linksPerPair = 1);
     void SetHostLink(DataRate rate, Time delay);
     void SetFabricLink(DataRate rate, Time delay);
-    /// Attributes of every FabricNetDevice (e.g. "Scheduler").
-    void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
-    /// Attributes of every SharedBufferMmu (e.g. "BufferSize", "PfcEnabled").
-    void SetMmuAttribute(const std::string& name, const AttributeValue& value);
-    /// Attributes of every RdmaNic (e.g. "Mtu", "CongestionControl").
-    void SetNicAttribute(const std::string& name, const AttributeValue& value);
 
     /**
      * Build the fabric. Throws std::invalid_argument with a one-line reason
      * on an impossible shape (zero leaves, spines or hosts; more than 65535
      * ports on a switch) or when the switch buffer cannot hold its headroom.
      */
-    Ptr<FabricTopology> Install();
+    Ptr<FabricTopology> Install() override;
 
     uint32_t GetLeaves() const;
     uint32_t GetSpines() const;
@@ -83,7 +78,6 @@ class LeafSpineHelper
     Time m_hostDelay;
     DataRate m_fabricRate;
     Time m_fabricDelay;
-    Ptr<FabricTopology> m_topo;
 };
 
 } // namespace ns3

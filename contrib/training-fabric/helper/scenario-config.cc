@@ -3,6 +3,8 @@
  */
 #include "scenario-config.h"
 
+#include "topology-file-helper.h"
+
 #include "ns3/fabric-topology.h"
 
 #include <algorithm>
@@ -765,18 +767,123 @@ ParseScenarioText(const std::string& jsonText,
         const json* v = root.Find("topology");
         Section t(file, "topology", v ? *v : empty);
         TopologyConfig& tc = cfg.topology;
-        tc.type = t.Str("type", "leaf-spine", {});
-        if (tc.type != "leaf-spine")
-        {
-            t.Fail("topology.type", "\"" + tc.type + "\" is not supported yet (valid: leaf-spine)");
-        }
-        tc.leaves = static_cast<uint32_t>(t.UInt("leaves", 2, 1, 4096));
-        tc.spines = static_cast<uint32_t>(t.UInt("spines", 2, 1, 4096));
-        tc.hostsPerLeaf = static_cast<uint32_t>(t.UInt("hosts_per_leaf", 4, 1, 4096));
-        tc.linksPerPair = static_cast<uint32_t>(t.UInt("links_per_pair", 1, 1, 64));
+        tc.type = t.Str("type",
+                        "leaf-spine",
+                        {"leaf-spine", "fat-tree", "torus", "rail-optimized", "file"});
         const LinkSpec def{DataRate("100Gbps"), MicroSeconds(1)};
-        tc.hostLink = ReadLink(t, "host_link", def);
-        tc.fabricLink = ReadLink(t, "fabric_link", def);
+        if (tc.type == "leaf-spine")
+        {
+            tc.leaves = static_cast<uint32_t>(t.UInt("leaves", 2, 1, 4096));
+            tc.spines = static_cast<uint32_t>(t.UInt("spines", 2, 1, 4096));
+            tc.hostsPerLeaf = static_cast<uint32_t>(t.UInt("hosts_per_leaf", 4, 1, 4096));
+            tc.linksPerPair = static_cast<uint32_t>(t.UInt("links_per_pair", 1, 1, 64));
+            tc.hostLink = ReadLink(t, "host_link", def);
+            tc.fabricLink = ReadLink(t, "fabric_link", def);
+        }
+        else if (tc.type == "fat-tree")
+        {
+            tc.k = static_cast<uint32_t>(t.UInt("k", 0, 0, 256));
+            const bool clos = t.Find("pods") != nullptr;
+            if (tc.k != 0 && clos)
+            {
+                t.Fail("topology.k", "give either k or the Clos shape (pods, ...), not both");
+            }
+            if (tc.k == 0 && !clos)
+            {
+                tc.k = 4;
+            }
+            if (tc.k != 0)
+            {
+                if (tc.k % 2 != 0 || tc.k < 2)
+                {
+                    t.Fail("topology.k", "expected an even number of at least 2", json(tc.k));
+                }
+                tc.pods = tc.k;
+                tc.edgesPerPod = tc.aggsPerPod = tc.hostsPerEdge = tc.coresPerAgg = tc.k / 2;
+            }
+            else
+            {
+                tc.pods = static_cast<uint32_t>(t.UInt("pods", 4, 1, 1024));
+                tc.edgesPerPod = static_cast<uint32_t>(t.UInt("edges_per_pod", 2, 1, 1024));
+                tc.aggsPerPod = static_cast<uint32_t>(t.UInt("aggs_per_pod", 2, 1, 1024));
+                tc.hostsPerEdge = static_cast<uint32_t>(t.UInt("hosts_per_edge", 2, 1, 1024));
+                tc.coresPerAgg = static_cast<uint32_t>(t.UInt("cores_per_agg", 2, 1, 1024));
+            }
+            tc.hostLink = ReadLink(t, "host_link", def);
+            tc.fabricLink = ReadLink(t, "fabric_link", def);
+        }
+        else if (tc.type == "torus")
+        {
+            const json* dv = t.Find("dims");
+            if (!dv || !dv->is_array() || dv->empty() || dv->size() > 8)
+            {
+                t.Fail("topology.dims",
+                       "expected a list of 1 to 8 dimension sizes such as [4, 4, 4]",
+                       dv ? *dv : json());
+            }
+            uint64_t n = 1;
+            for (std::size_t i = 0; i < dv->size(); ++i)
+            {
+                tc.dims.push_back(static_cast<uint32_t>(
+                    t.UIntOf("topology.dims[" + std::to_string(i) + "]", (*dv)[i], 1, 4096)));
+                n *= tc.dims.back();
+            }
+            if (n < 2 || n > 65536)
+            {
+                t.Fail("topology.dims", "expected 2 to 65536 vertices in all", *dv);
+            }
+            tc.wrap = t.Bool("wrap", true);
+            const LinkSpec torusDef{DataRate("400Gbps"), NanoSeconds(500)};
+            const LinkSpec link = ReadLink(t, "link", torusDef);
+            tc.dimLinks.assign(tc.dims.size(), link);
+            if (const json* dl = t.Find("dim_links"))
+            {
+                if (!dl->is_array() || dl->size() != tc.dims.size())
+                {
+                    t.Fail("topology.dim_links", "expected one {rate, delay} per dimension", *dl);
+                }
+                for (std::size_t i = 0; i < dl->size(); ++i)
+                {
+                    Section ls(file, "topology.dim_links[" + std::to_string(i) + "]", (*dl)[i]);
+                    tc.dimLinks[i].rate = ls.Rate("rate", link.rate);
+                    tc.dimLinks[i].delay = ls.TimeVal("delay", link.delay);
+                    ls.Finish();
+                }
+            }
+            tc.hostLink = ReadLink(t, "host_link", LinkSpec{link.rate, NanoSeconds(100)});
+        }
+        else if (tc.type == "rail-optimized")
+        {
+            tc.scaleUnits = static_cast<uint32_t>(t.UInt("scale_units", 1, 1, 1024));
+            tc.serversPerUnit = static_cast<uint32_t>(t.UInt("servers", 4, 1, 4096));
+            tc.nicsPerServer = static_cast<uint32_t>(t.UInt("nics_per_server", 8, 1, 64));
+            tc.spines = static_cast<uint32_t>(t.UInt("spines", 2, 0, 4096));
+            if (tc.scaleUnits > 1 && tc.spines == 0)
+            {
+                t.Fail("topology.spines", "several scale units need at least one spine");
+            }
+            const LinkSpec nic{DataRate("400Gbps"), MicroSeconds(1)};
+            tc.hostLink = ReadLink(t, "host_link", nic);
+            tc.fabricLink = ReadLink(t, "fabric_link", nic);
+            tc.nvlink = ReadLink(t, "nvlink", LinkSpec{DataRate("3600Gbps"), NanoSeconds(100)});
+            tc.railRouting = t.Bool("rail_routing", true);
+        }
+        else // file
+        {
+            tc.file = t.Str("path", "", {});
+            if (tc.file.empty())
+            {
+                t.Fail("topology.path", "missing (the topology file to read)");
+            }
+            try
+            {
+                tc.fileHosts = TopologyFileHelper::CountHosts(tc.file);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                t.Fail("topology.path", e.what());
+            }
+        }
         t.Finish();
     }
     // switch
@@ -895,7 +1002,11 @@ ParseScenarioText(const std::string& jsonText,
         const json* v = root.Find("routing");
         Section r(file, "routing", v ? *v : empty);
         RoutingConfig& rc = cfg.routing;
-        rc.mode = r.Str("mode", "ecmp", {"ecmp", "static", "balanced-static"});
+        rc.mode = r.Str("mode", "ecmp", {"ecmp", "static", "balanced-static", "dor"});
+        if (rc.mode == "dor" && cfg.topology.type != "torus")
+        {
+            r.Fail("routing.mode", "dimension-order routing (dor) needs a torus topology");
+        }
         rc.hash = r.Str("hash", "crc32", {"crc32", "mix64"});
         rc.seed = static_cast<uint32_t>(r.UInt("seed", 1, 0, UINT32_MAX));
         if (const json* p = r.Find("pins"))
@@ -907,6 +1018,10 @@ ParseScenarioText(const std::string& jsonText,
             if (rc.mode != "static" && !p->empty())
             {
                 r.Fail("routing.pins", "pins need routing.mode \"static\"");
+            }
+            if (cfg.topology.type != "leaf-spine" && !p->empty())
+            {
+                r.Fail("routing.pins", "pins name spines of a leaf-spine topology");
             }
             const uint32_t hosts = cfg.topology.HostCount();
             for (std::size_t i = 0; i < p->size(); ++i)
@@ -968,14 +1083,57 @@ ScenarioToJson(const ScenarioConfig& c)
     j["stop"] = time(c.stop);
     j["pcap"] = c.pcap;
     const TopologyConfig& t = c.topology;
-    j["topology"] = {
-        {"type", t.type},
-        {"leaves", t.leaves},
-        {"spines", t.spines},
-        {"hosts_per_leaf", t.hostsPerLeaf},
-        {"links_per_pair", t.linksPerPair},
-        {"host_link", {{"rate", rate(t.hostLink.rate)}, {"delay", time(t.hostLink.delay)}}},
-        {"fabric_link", {{"rate", rate(t.fabricLink.rate)}, {"delay", time(t.fabricLink.delay)}}}};
+    auto link = [&](const LinkSpec& l) {
+        return nlohmann::ordered_json{{"rate", rate(l.rate)}, {"delay", time(l.delay)}};
+    };
+    nlohmann::ordered_json topo;
+    topo["type"] = t.type;
+    if (t.type == "leaf-spine")
+    {
+        topo["leaves"] = t.leaves;
+        topo["spines"] = t.spines;
+        topo["hosts_per_leaf"] = t.hostsPerLeaf;
+        topo["links_per_pair"] = t.linksPerPair;
+        topo["host_link"] = link(t.hostLink);
+        topo["fabric_link"] = link(t.fabricLink);
+    }
+    else if (t.type == "fat-tree")
+    {
+        topo["pods"] = t.pods;
+        topo["edges_per_pod"] = t.edgesPerPod;
+        topo["aggs_per_pod"] = t.aggsPerPod;
+        topo["hosts_per_edge"] = t.hostsPerEdge;
+        topo["cores_per_agg"] = t.coresPerAgg;
+        topo["host_link"] = link(t.hostLink);
+        topo["fabric_link"] = link(t.fabricLink);
+    }
+    else if (t.type == "torus")
+    {
+        topo["dims"] = t.dims;
+        topo["wrap"] = t.wrap;
+        topo["dim_links"] = nlohmann::ordered_json::array();
+        for (const auto& l : t.dimLinks)
+        {
+            topo["dim_links"].push_back(link(l));
+        }
+        topo["host_link"] = link(t.hostLink);
+    }
+    else if (t.type == "rail-optimized")
+    {
+        topo["scale_units"] = t.scaleUnits;
+        topo["servers"] = t.serversPerUnit;
+        topo["nics_per_server"] = t.nicsPerServer;
+        topo["spines"] = t.spines;
+        topo["host_link"] = link(t.hostLink);
+        topo["fabric_link"] = link(t.fabricLink);
+        topo["nvlink"] = link(t.nvlink);
+        topo["rail_routing"] = t.railRouting;
+    }
+    else
+    {
+        topo["path"] = t.file;
+    }
+    j["topology"] = topo;
     const SwitchConfig& s = c.sw;
     nlohmann::ordered_json sw;
     sw["buffer"] = s.bufferBytes;

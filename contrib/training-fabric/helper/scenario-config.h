@@ -37,19 +37,61 @@ struct LinkSpec
     Time delay;
 };
 
-/// `topology` section.
+/// `topology` section: one of the fabric types and its shape.
 struct TopologyConfig
 {
-    std::string type{"leaf-spine"};
+    std::string type{"leaf-spine"}; //!< leaf-spine | fat-tree | torus | rail-optimized | file
+    // leaf-spine
     uint32_t leaves{2};
-    uint32_t spines{2};
+    uint32_t spines{2}; //!< also rail-optimized
     uint32_t hostsPerLeaf{4};
     uint32_t linksPerPair{1};
-    LinkSpec hostLink;
-    LinkSpec fabricLink;
+    LinkSpec hostLink;   //!< leaf-spine, fat-tree, torus (NPU port), rail-optimized (NIC)
+    LinkSpec fabricLink; //!< leaf-spine, fat-tree, rail-optimized (leaf to spine)
+    // fat-tree / three-tier Clos
+    uint32_t k{0}; //!< k-ary fat-tree when non-zero
+    uint32_t pods{0};
+    uint32_t edgesPerPod{0};
+    uint32_t aggsPerPod{0};
+    uint32_t hostsPerEdge{0};
+    uint32_t coresPerAgg{0};
+    // torus
+    std::vector<uint32_t> dims;
+    bool wrap{true};
+    std::vector<LinkSpec> dimLinks; //!< one per dimension
+    // rail-optimized
+    uint32_t scaleUnits{1};
+    uint32_t serversPerUnit{4};
+    uint32_t nicsPerServer{8};
+    LinkSpec nvlink;
+    bool railRouting{true};
+    // file
+    std::string file;
+    uint32_t fileHosts{0};
 
     uint32_t HostCount() const
     {
+        if (type == "fat-tree")
+        {
+            return pods * edgesPerPod * hostsPerEdge;
+        }
+        if (type == "torus")
+        {
+            uint32_t n = 1;
+            for (uint32_t d : dims)
+            {
+                n *= d;
+            }
+            return n;
+        }
+        if (type == "rail-optimized")
+        {
+            return scaleUnits * serversPerUnit * nicsPerServer;
+        }
+        if (type == "file")
+        {
+            return fileHosts;
+        }
         return leaves * hostsPerLeaf;
     }
 };

@@ -5,7 +5,11 @@
 
 #include "fabric-pcap-helper.h"
 #include "fabric-routing-helper.h"
+#include "fat-tree-helper.h"
 #include "leaf-spine-helper.h"
+#include "rail-optimized-helper.h"
+#include "topology-file-helper.h"
+#include "torus-helper.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -29,6 +33,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -158,10 +163,64 @@ ScenarioRunner::Build()
     Mac48Address::ResetAllocationIndex();
 
     const TopologyConfig& t = m_cfg.topology;
-    LeafSpineHelper ls;
-    ls.SetShape(t.leaves, t.spines, t.hostsPerLeaf, t.linksPerPair);
-    ls.SetHostLink(t.hostLink.rate, t.hostLink.delay);
-    ls.SetFabricLink(t.fabricLink.rate, t.fabricLink.delay);
+    std::unique_ptr<FabricTopologyHelper> helper;
+    LeafSpineHelper* leafSpine = nullptr;
+    TorusHelper* torus = nullptr;
+    RailOptimizedHelper* rail = nullptr;
+    if (t.type == "leaf-spine")
+    {
+        auto h = std::make_unique<LeafSpineHelper>();
+        h->SetShape(t.leaves, t.spines, t.hostsPerLeaf, t.linksPerPair);
+        h->SetHostLink(t.hostLink.rate, t.hostLink.delay);
+        h->SetFabricLink(t.fabricLink.rate, t.fabricLink.delay);
+        leafSpine = h.get();
+        helper = std::move(h);
+    }
+    else if (t.type == "fat-tree")
+    {
+        auto h = std::make_unique<FatTreeHelper>();
+        h->SetClos(t.pods, t.edgesPerPod, t.aggsPerPod, t.hostsPerEdge, t.coresPerAgg);
+        h->SetHostLink(t.hostLink.rate, t.hostLink.delay);
+        h->SetFabricLink(t.fabricLink.rate, t.fabricLink.delay);
+        helper = std::move(h);
+    }
+    else if (t.type == "torus")
+    {
+        auto h = std::make_unique<TorusHelper>();
+        h->SetDimensions(t.dims);
+        h->SetWrap(t.wrap);
+        for (uint32_t d = 0; d < t.dims.size(); ++d)
+        {
+            h->SetDimensionLink(d, t.dimLinks[d].rate, t.dimLinks[d].delay);
+        }
+        h->SetHostLink(t.hostLink.rate, t.hostLink.delay);
+        torus = h.get();
+        helper = std::move(h);
+    }
+    else if (t.type == "rail-optimized")
+    {
+        auto h = std::make_unique<RailOptimizedHelper>();
+        h->SetShape(t.scaleUnits, t.serversPerUnit, t.nicsPerServer, t.spines);
+        h->SetHostLink(t.hostLink.rate, t.hostLink.delay);
+        h->SetFabricLink(t.fabricLink.rate, t.fabricLink.delay);
+        h->SetIntraServerLink(t.nvlink.rate, t.nvlink.delay);
+        rail = h.get();
+        helper = std::move(h);
+    }
+    else
+    {
+        auto h = std::make_unique<TopologyFileHelper>();
+        try
+        {
+            h->SetFile(t.file);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw ScenarioError(file + ": topology.path: " + e.what());
+        }
+        helper = std::move(h);
+    }
+    FabricTopologyHelper& ls = *helper;
 
     const SwitchConfig& sw = m_cfg.sw;
     ls.SetMmuAttribute("BufferSize", UintegerValue(sw.bufferBytes));
@@ -239,12 +298,17 @@ ScenarioRunner::Build()
         {
             FabricRoutingHelper::InstallEcmp(m_topo, hash, r.seed);
         }
+        else if (r.mode == "dor")
+        {
+            FabricRoutingHelper::InstallEcmp(m_topo, hash, r.seed);
+            torus->InstallDimensionOrderRouting(m_topo);
+        }
         else if (r.mode == "static")
         {
             FabricRoutingHelper::InstallStatic(m_topo, hash, r.seed);
             for (const StaticPin& pin : r.pins)
             {
-                const uint32_t via = ls.GetSpineSwitch(pin.spine);
+                const uint32_t via = leafSpine->GetSpineSwitch(pin.spine);
                 if (pin.srcPort)
                 {
                     FabricRoutingHelper::PinFlowVia(m_topo, pin.src, pin.dst, *pin.srcPort, via);
@@ -262,6 +326,10 @@ ScenarioRunner::Build()
         else
         {
             throw ScenarioError(file + ": routing.mode: unknown mode \"" + r.mode + "\"");
+        }
+        if (rail && t.railRouting)
+        {
+            rail->InstallRailRouting(m_topo);
         }
     }
     catch (const std::invalid_argument& e)
@@ -345,6 +413,10 @@ ScenarioRunner::Run()
     m_totals.simTimeS = Simulator::Now().GetSeconds();
     m_totals.events = Simulator::GetEventCount();
     Collect();
+    if (m_completed < m_flows.size())
+    {
+        m_pauseCycle = m_topo->FindPauseCycle();
+    }
     m_qps.clear();
     m_topo = nullptr;
     Simulator::Destroy();
@@ -466,6 +538,10 @@ ScenarioRunner::SummaryJson() const
         left["flows_unfinished"] = m_flows.size() - t.flowsCompleted;
         left["bytes_unacked"] = t.bytesSent - t.bytesAcked;
         left["reason"] = "stop time reached";
+        if (!m_pauseCycle.empty())
+        {
+            left["pfc_pause_cycle"] = m_pauseCycle;
+        }
         j["unfinished"] = left;
     }
     return j.dump(2) + "\n";
@@ -555,6 +631,15 @@ ScenarioRunner::ConsoleSummary() const
                   static_cast<unsigned long long>(t.ecnMarked),
                   static_cast<unsigned long long>(t.maxQueueBytes));
     os << buf;
+    if (!m_pauseCycle.empty())
+    {
+        os << "  WARNING: stalled in a PFC pause cycle (deadlock):";
+        for (const auto& q : m_pauseCycle)
+        {
+            os << " " << q;
+        }
+        os << "\n";
+    }
     return os.str();
 }
 

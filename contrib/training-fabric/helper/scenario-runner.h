@@ -119,6 +119,7 @@ class ScenarioRunner
     std::vector<Ptr<RdmaQueuePair>> m_qps;
     uint64_t m_completed{0};
     Totals m_totals;
+    std::vector<std::string> m_pauseCycle; //!< a PFC deadlock cycle, if the run stalled
     bool m_built{false};
     bool m_ran{false};
 };

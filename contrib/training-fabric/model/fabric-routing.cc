@@ -17,6 +17,7 @@ NS_LOG_COMPONENT_DEFINE("FabricRouting");
 NS_OBJECT_ENSURE_REGISTERED(FabricRouting);
 NS_OBJECT_ENSURE_REGISTERED(EcmpRouting);
 NS_OBJECT_ENSURE_REGISTERED(StaticRouting);
+NS_OBJECT_ENSURE_REGISTERED(RailAffinityRouting);
 
 namespace
 {
@@ -174,6 +175,64 @@ StaticRouting::SelectEgress(const RoceFrameInfo& info,
         if (it != m_pairPins.end() && valid(it->second))
         {
             return it->second;
+        }
+    }
+    if (!m_fallback)
+    {
+        m_fallback = CreateObject<EcmpRouting>();
+    }
+    return m_fallback->SelectEgress(info, srcHost, dstHost, candidates, n);
+}
+
+TypeId
+RailAffinityRouting::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RailAffinityRouting")
+            .SetParent<FabricRouting>()
+            .SetGroupName("TrainingFabric")
+            .AddConstructor<RailAffinityRouting>()
+            .AddAttribute("NicsPerServer",
+                          "GPUs (and NICs) per server. Default 8, as in DGX H100 servers.",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&RailAffinityRouting::m_nics),
+                          MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("FirstUplinkPort",
+                          "Port of NIC 0's uplink on the server switch. Default 8.",
+                          UintegerValue(8),
+                          MakeUintegerAccessor(&RailAffinityRouting::m_firstUplink),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("Fallback",
+                          "Policy when the rail's uplink is not a shortest-path next hop. "
+                          "Default: ECMP, CRC32, seed 0.",
+                          PointerValue(),
+                          MakePointerAccessor(&RailAffinityRouting::m_fallback),
+                          MakePointerChecker<FabricRouting>());
+    return tid;
+}
+
+RailAffinityRouting::RailAffinityRouting() = default;
+
+void
+RailAffinityRouting::DoDispose()
+{
+    m_fallback = nullptr;
+    FabricRouting::DoDispose();
+}
+
+uint16_t
+RailAffinityRouting::SelectEgress(const RoceFrameInfo& info,
+                                  uint32_t srcHost,
+                                  uint32_t dstHost,
+                                  const uint16_t* candidates,
+                                  uint32_t n)
+{
+    const uint32_t want = m_firstUplink + srcHost % m_nics;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (candidates[i] == want)
+        {
+            return candidates[i];
         }
     }
     if (!m_fallback)

@@ -131,6 +131,33 @@ class StaticRouting : public FabricRouting
     Ptr<FabricRouting> m_fallback;
 };
 
+/**
+ * \ingroup training-fabric
+ * \brief Rail affinity at a server switch of a rail-optimized fabric: traffic
+ * of GPU i leaves through NIC i (uplink port FirstUplinkPort + i, with
+ * i = source host mod NicsPerServer) whenever that uplink is a shortest-path
+ * next hop; otherwise the Fallback policy decides.
+ */
+class RailAffinityRouting : public FabricRouting
+{
+  public:
+    static TypeId GetTypeId();
+    RailAffinityRouting();
+
+    uint16_t SelectEgress(const RoceFrameInfo& info,
+                          uint32_t srcHost,
+                          uint32_t dstHost,
+                          const uint16_t* candidates,
+                          uint32_t n) override;
+
+  private:
+    void DoDispose() override;
+
+    uint32_t m_nics;
+    uint32_t m_firstUplink;
+    Ptr<FabricRouting> m_fallback;
+};
+
 } // namespace ns3
 
 #endif /* FABRIC_ROUTING_H */

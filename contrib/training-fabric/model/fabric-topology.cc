@@ -20,9 +20,11 @@
 #include <deque>
 #include <functional>
 #include <limits>
+#include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 namespace ns3
 {
@@ -451,6 +453,92 @@ FabricTopology::GetEcmpGroups() const
         }
     }
     return groups;
+}
+
+std::vector<std::string>
+FabricTopology::FindPauseCycle() const
+{
+    // Nodes: (switch, port, class) egress queues paused by their peer and
+    // non-empty. Edges: from such a queue to every such queue of the peer
+    // switch in the same class (the frames it waits for cannot leave).
+    struct Q
+    {
+        uint32_t sw;
+        uint32_t port;
+        uint8_t cls;
+    };
+
+    std::vector<Q> nodes;
+    std::map<std::tuple<uint32_t, uint32_t, uint8_t>, std::size_t> index;
+    for (uint32_t s = 0; s < m_switches.size(); ++s)
+    {
+        Ptr<FabricSwitch> sw = m_switches[s].sw;
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            for (uint8_t c = 0; c < FabricNetDevice::kNumClasses; ++c)
+            {
+                Ptr<FabricNetDevice> dev = sw->GetPort(p);
+                if (dev->IsPaused(c) && dev->GetQueueFrames(c) > 0)
+                {
+                    index[{s, p, c}] = nodes.size();
+                    nodes.push_back(Q{s, p, c});
+                }
+            }
+        }
+    }
+    std::vector<std::vector<std::size_t>> next(nodes.size());
+    for (std::size_t i = 0; i < nodes.size(); ++i)
+    {
+        Endpoint peer = GetSwitchPortPeer(nodes[i].sw, nodes[i].port);
+        if (peer.isHost)
+        {
+            continue;
+        }
+        for (std::size_t j = 0; j < nodes.size(); ++j)
+        {
+            if (nodes[j].sw == peer.index && nodes[j].cls == nodes[i].cls)
+            {
+                next[i].push_back(j);
+            }
+        }
+    }
+    // Depth-first search for a back edge.
+    std::vector<int> state(nodes.size(), 0); // 0 new, 1 on stack, 2 done
+    std::vector<std::size_t> stack;
+    std::vector<std::string> cycle;
+    std::function<bool(std::size_t)> dfs = [&](std::size_t u) {
+        state[u] = 1;
+        stack.push_back(u);
+        for (std::size_t v : next[u])
+        {
+            if (state[v] == 1)
+            {
+                auto it = std::find(stack.begin(), stack.end(), v);
+                for (; it != stack.end(); ++it)
+                {
+                    const Q& q = nodes[*it];
+                    cycle.push_back(m_switches[q.sw].sw->GetName() + ":" + std::to_string(q.port) +
+                                    ":" + std::to_string(q.cls));
+                }
+                return true;
+            }
+            if (state[v] == 0 && dfs(v))
+            {
+                return true;
+            }
+        }
+        stack.pop_back();
+        state[u] = 2;
+        return false;
+    };
+    for (std::size_t i = 0; i < nodes.size() && cycle.empty(); ++i)
+    {
+        if (state[i] == 0)
+        {
+            dfs(i);
+        }
+    }
+    return cycle;
 }
 
 std::vector<uint32_t>

@@ -154,6 +154,14 @@ class FabricTopology : public Object
      */
     Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes, uint32_t mtu) const;
 
+    /**
+     * Look for a PFC pause cycle, the signature of a deadlock: a sequence of
+     * switch egress queues, each paused by its peer and holding frames, each
+     * peer being the next switch of the sequence, that closes on itself.
+     * \return the cycle as "switch:port:class" names, empty when none
+     */
+    std::vector<std::string> FindPauseCycle() const;
+
   private:
     void DoDispose() override;
     Ptr<FabricNetDevice> MakeDevice(Ptr<Node> node, DataRate rate);

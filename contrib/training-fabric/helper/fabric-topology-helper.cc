@@ -1,0 +1,56 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "fabric-topology-helper.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+FabricTopologyHelper::FabricTopologyHelper()
+    : m_topo(CreateObject<FabricTopology>())
+{
+}
+
+FabricTopologyHelper::~FabricTopologyHelper() = default;
+
+void
+FabricTopologyHelper::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
+{
+    Topology("SetDeviceAttribute")->SetDeviceAttribute(name, value);
+}
+
+void
+FabricTopologyHelper::SetMmuAttribute(const std::string& name, const AttributeValue& value)
+{
+    Topology("SetMmuAttribute")->SetMmuAttribute(name, value);
+}
+
+void
+FabricTopologyHelper::SetNicAttribute(const std::string& name, const AttributeValue& value)
+{
+    Topology("SetNicAttribute")->SetNicAttribute(name, value);
+}
+
+Ptr<FabricTopology>
+FabricTopologyHelper::Topology(const char* who)
+{
+    if (!m_topo)
+    {
+        throw std::logic_error(std::string(who) +
+                               ": this helper already built its fabric; use a new helper");
+    }
+    return m_topo;
+}
+
+Ptr<FabricTopology>
+FabricTopologyHelper::Finish()
+{
+    Ptr<FabricTopology> topo = Topology("Install");
+    m_topo = nullptr;
+    topo->Finalize();
+    return topo;
+}
+
+} // namespace ns3
