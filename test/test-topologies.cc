@@ -186,6 +186,53 @@ TEST(Torus, HopCountIsTheMinimalDistanceWithEcmpAndDor)
     Simulator::Destroy();
 }
 
+TEST(Rail, CountsForSeveralShapes)
+{
+    // hosts U S N; switches U S + U N + M; links U S N (GPU) + U S N (NIC) + U N M.
+    struct Case
+    {
+        uint32_t u, s, n, m;
+    };
+
+    for (const Case& c : {Case{1, 2, 4, 0}, Case{1, 8, 8, 2}, Case{3, 2, 2, 1}})
+    {
+        RailOptimizedHelper r;
+        r.SetShape(c.u, c.s, c.n, c.m);
+        Ptr<FabricTopology> topo = r.Install();
+        EXPECT_EQ(topo->GetNHosts(), c.u * c.s * c.n);
+        EXPECT_EQ(topo->GetNSwitches(), c.u * c.s + c.u * c.n + c.m);
+        EXPECT_EQ(topo->GetNLinks(), 2 * c.u * c.s * c.n + c.u * c.n * c.m);
+        Simulator::Destroy();
+    }
+}
+
+TEST(LeafSpine, CountsForSeveralShapes)
+{
+    // hosts L H; switches L + S; links L H + L S P; cross-leaf paths S P^2
+    // (P parallel links up to a spine, P down from it).
+    struct Case
+    {
+        uint32_t l, s, h, p;
+    };
+
+    for (const Case& c : {Case{2, 2, 8, 1}, Case{4, 8, 16, 1}, Case{3, 2, 4, 2}})
+    {
+        LeafSpineHelper ls;
+        ls.SetShape(c.l, c.s, c.h, c.p);
+        Ptr<FabricTopology> topo = ls.Install();
+        EXPECT_EQ(topo->GetNHosts(), c.l * c.h);
+        EXPECT_EQ(topo->GetNSwitches(), c.l + c.s);
+        EXPECT_EQ(topo->GetNLinks(), c.l * c.h + c.l * c.s * c.p);
+        EXPECT_EQ(topo->GetPaths(0, c.h).size(), c.s * c.p * c.p);
+        EXPECT_EQ(topo->GetHopCount(0, c.h), 3u);
+        Simulator::Destroy();
+    }
+    LeafSpineHelper bad;
+    bad.SetShape(2, 0, 4);
+    EXPECT_THROW(bad.Install(), std::invalid_argument);
+    Simulator::Destroy();
+}
+
 TEST(Rail, CountsAndRailAffinity)
 {
     // 2 scale units x 4 servers x 8 GPUs = 64 hosts; switches: 8 server
