@@ -990,6 +990,7 @@ ParseScenarioText(const std::string& jsonText,
         }
         nc.ackInterval = static_cast<uint32_t>(n.UInt("ack_interval", 1, 1, 1 << 20));
         nc.rto = n.TimeVal("rto", MilliSeconds(1));
+        nc.cnpInterval = n.TimeVal("cnp_interval", MicroSeconds(50));
         if (!nc.rto.IsStrictlyPositive())
         {
             n.Fail("nic.rto", "expected a positive time", json(0));
@@ -1055,6 +1056,36 @@ ParseScenarioText(const std::string& jsonText,
         r.Finish();
     }
     ReadWorkload(root, cfg);
+    {
+        const json empty = json::object();
+        const json* v = root.Find("trace");
+        Section tr(file, "trace", v ? *v : empty);
+        cfg.trace.interval = tr.TimeVal("interval", MicroSeconds(10));
+        if (!cfg.trace.interval.IsStrictlyPositive())
+        {
+            tr.Fail("trace.interval", "expected a positive time", json(0));
+        }
+        if (const json* fl = tr.Find("flows"))
+        {
+            if (!fl->is_array())
+            {
+                tr.Fail("trace.flows", "expected an array of flow indices", *fl);
+            }
+            for (std::size_t i = 0; i < fl->size(); ++i)
+            {
+                cfg.trace.flows.push_back(static_cast<uint32_t>(
+                    tr.UIntOf("trace.flows[" + std::to_string(i) + "]",
+                              (*fl)[i],
+                              0,
+                              cfg.workload.flows.empty() ? 0 : cfg.workload.flows.size() - 1)));
+            }
+            if (!fl->empty() && cfg.workload.flows.empty())
+            {
+                tr.Fail("trace.flows", "the workload has no flows");
+            }
+        }
+        tr.Finish();
+    }
     root.Finish();
     return cfg;
 }
@@ -1173,6 +1204,7 @@ ScenarioToJson(const ScenarioConfig& c)
     }
     nic["ack_interval"] = c.nic.ackInterval;
     nic["rto"] = time(c.nic.rto);
+    nic["cnp_interval"] = time(c.nic.cnpInterval);
     j["nic"] = nic;
     nlohmann::ordered_json r;
     r["mode"] = c.routing.mode;
@@ -1201,6 +1233,7 @@ ScenarioToJson(const ScenarioConfig& c)
                               {"priority", f.priority}});
     }
     j["workload"] = w;
+    j["trace"] = {{"flows", c.trace.flows}, {"interval", time(c.trace.interval)}};
     return j.dump(2) + "\n";
 }
 

@@ -127,6 +127,14 @@ struct NicConfig
     std::map<std::string, std::string> ccParams;
     uint32_t ackInterval{1};
     Time rto;
+    Time cnpInterval; //!< DCQCN notification point: one CNP per QP per interval
+};
+
+/// `trace` section: per-QP congestion-control time series and queue sampling.
+struct TraceConfig
+{
+    std::vector<uint32_t> flows; //!< flow indices whose rate/window/RTT/alpha go to cc_trace.csv
+    Time interval;               //!< sampling period (also of switch queues)
 };
 
 /// A static pin: traffic from src to dst crosses spine `spine`.
@@ -176,6 +184,7 @@ struct ScenarioConfig
     NicConfig nic;
     RoutingConfig routing;
     WorkloadConfig workload;
+    TraceConfig trace;
     std::string sourcePath; //!< file the scenario came from
 };
 

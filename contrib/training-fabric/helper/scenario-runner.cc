@@ -18,6 +18,7 @@
 #include "ns3/fabric-switch.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/mac48-address.h"
+#include "ns3/rdma-congestion-ops.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/rng-seed-manager.h"
@@ -255,6 +256,9 @@ ScenarioRunner::Build()
     ls.SetNicAttribute("RetransmitTimeout", TimeValue(nic.rto));
     TypeId cc = CcTypeId(nic.cc);
     ls.SetNicAttribute("CongestionControl", TypeIdValue(cc));
+    // Congestion-control parameters: a "Profile" (DCQCN) expands into every
+    // parameter it sets, then the scenario's own values override.
+    std::vector<std::pair<std::string, std::string>> ccParams;
     for (const auto& kv : nic.ccParams)
     {
         struct TypeId::AttributeInformation info;
@@ -270,6 +274,37 @@ ScenarioRunner::Build()
                                 " (valid: " + (valid.empty() ? std::string("none") : valid) + ")");
         }
     }
+    auto profile = nic.ccParams.find("Profile");
+    if (profile != nic.ccParams.end())
+    {
+        ObjectFactory f(cc.GetName());
+        Ptr<Object> proto = f.Create<Object>();
+        if (!proto->SetAttributeFailSafe("Profile", StringValue(profile->second)))
+        {
+            throw ScenarioError(file + ": nic.cc_params.Profile: unknown profile \"" +
+                                profile->second + "\"");
+        }
+        ccParams.emplace_back("Profile", profile->second);
+        for (std::size_t i = 0; i < cc.GetAttributeN(); ++i)
+        {
+            const std::string name = cc.GetAttribute(i).name;
+            if (name == "Profile" || nic.ccParams.count(name))
+            {
+                continue;
+            }
+            StringValue v;
+            proto->GetAttribute(name, v);
+            ccParams.emplace_back(name, v.Get());
+        }
+    }
+    for (const auto& kv : nic.ccParams)
+    {
+        if (kv.first != "Profile")
+        {
+            ccParams.emplace_back(kv.first, kv.second);
+        }
+    }
+    ls.SetNicAttribute("CnpInterval", TimeValue(nic.cnpInterval));
 
     try
     {
@@ -285,7 +320,7 @@ ScenarioRunner::Build()
     // Congestion-control parameters go to every QP's algorithm object.
     for (uint32_t h = 0; h < m_topo->GetNHosts(); ++h)
     {
-        for (const auto& kv : nic.ccParams)
+        for (const auto& kv : ccParams)
         {
             m_topo->GetNic(h)->SetCongestionControlAttribute(kv.first, StringValue(kv.second));
         }
@@ -378,6 +413,50 @@ ScenarioRunner::Build()
 }
 
 void
+ScenarioRunner::Sample()
+{
+    // The largest egress queue of any switch port, and the state of the
+    // traced flows' congestion control.
+    uint64_t maxQueue = 0;
+    for (uint32_t s = 0; s < m_topo->GetNSwitches(); ++s)
+    {
+        Ptr<FabricSwitch> sw = m_topo->GetSwitch(s);
+        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
+        {
+            maxQueue = std::max(maxQueue, sw->GetPort(p)->GetTotalQueueBytes());
+        }
+    }
+    m_queueSampleSum += static_cast<double>(maxQueue);
+    m_queueSamples++;
+    if (!m_cfg.trace.flows.empty())
+    {
+        char line[160];
+        for (uint32_t f : m_cfg.trace.flows)
+        {
+            Ptr<RdmaQueuePair> qp = m_qps[f];
+            const double alpha = qp->GetCongestionOps()->GetAlpha();
+            std::snprintf(line,
+                          sizeof(line),
+                          "%s,%u,%.6f,%llu,%.3f,%s\n",
+                          FormatSeconds(Simulator::Now()).c_str(),
+                          f,
+                          qp->GetRate().GetBitRate() / 1e9,
+                          static_cast<unsigned long long>(qp->GetWindow()),
+                          qp->GetLastRtt().GetSeconds() * 1e6,
+                          std::isnan(alpha) ? "" : std::to_string(alpha).c_str());
+            m_ccTrace += line;
+        }
+    }
+    Simulator::Schedule(m_cfg.trace.interval, &ScenarioRunner::Sample, this);
+}
+
+std::string
+ScenarioRunner::CcTraceCsv() const
+{
+    return "time_s,flow,rate_gbps,window_bytes,rtt_us,alpha\n" + m_ccTrace;
+}
+
+void
 ScenarioRunner::OnRecvComplete(uint32_t flow)
 {
     FlowRecord& rec = m_flows[flow];
@@ -405,6 +484,7 @@ ScenarioRunner::Run()
     if (!m_flows.empty())
     {
         Simulator::Stop(m_cfg.stop);
+        Simulator::Schedule(Time(0), &ScenarioRunner::Sample, this);
     }
     const auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
@@ -441,6 +521,7 @@ ScenarioRunner::Collect()
         const RdmaNic::Counters& c = m_topo->GetNic(h)->GetCounters();
         t.bytesDelivered += c.bytesDelivered;
         t.dataPackets += c.dataTx;
+        m_cnpSent += c.cnpTx;
     }
     for (uint32_t s = 0; s < m_topo->GetNSwitches(); ++s)
     {
@@ -532,6 +613,16 @@ ScenarioRunner::SummaryJson() const
     fs["max"] = Round9(slow.empty() ? 0.0 : slow.back());
     j["fct_slowdown"] = fs;
     j["fct_max_s"] = Round9(fct.empty() ? 0.0 : fct.back());
+    nlohmann::ordered_json cc;
+    cc["algorithm"] = m_cfg.nic.cc;
+    cc["fct_slowdown_mean"] = fs["mean"];
+    cc["fct_slowdown_p99"] = fs["p99"];
+    cc["pfc_pause_frames"] = t.pfcPauseFrames;
+    cc["max_queue_bytes"] = t.maxQueueBytes;
+    cc["mean_queue_bytes"] =
+        Round9(m_queueSamples ? m_queueSampleSum / static_cast<double>(m_queueSamples) : 0.0);
+    cc["cnp_sent"] = m_cnpSent;
+    j["cc"] = cc;
     if (t.flowsCompleted < m_flows.size())
     {
         nlohmann::ordered_json left;
@@ -595,6 +686,10 @@ ScenarioRunner::WriteOutputs(const std::string& dir) const
     write("summary.json", SummaryJson());
     write("flows.csv", FlowsCsv());
     write("scenario.json", ScenarioToJson(m_cfg));
+    if (!m_cfg.trace.flows.empty())
+    {
+        write("cc_trace.csv", CcTraceCsv());
+    }
 }
 
 std::string

@@ -74,6 +74,8 @@ class ScenarioRunner
     std::string SummaryJson() const;
     /// \return flows.csv text (deterministic)
     std::string FlowsCsv() const;
+    /// \return cc_trace.csv text: per traced flow and sample, rate, window, RTT, alpha
+    std::string CcTraceCsv() const;
     /// Write summary.json, flows.csv and the resolved scenario.json to \p dir.
     void WriteOutputs(const std::string& dir) const;
     /// \return a few human-readable lines for the console
@@ -108,6 +110,7 @@ class ScenarioRunner
     const Totals& GetTotals() const;
 
   private:
+    void Sample();
     void OnRecvComplete(uint32_t flow);
     void OnSendComplete(uint32_t flow);
     void Collect();
@@ -120,6 +123,10 @@ class ScenarioRunner
     uint64_t m_completed{0};
     Totals m_totals;
     std::vector<std::string> m_pauseCycle; //!< a PFC deadlock cycle, if the run stalled
+    std::string m_ccTrace;                 //!< cc_trace.csv rows
+    double m_queueSampleSum{0};            //!< sum of sampled largest switch queues
+    uint64_t m_queueSamples{0};
+    uint64_t m_cnpSent{0};
     bool m_built{false};
     bool m_ran{false};
 };

@@ -488,6 +488,12 @@ FabricNetDevice::GetQueueBytes(uint8_t cls) const
     return m_queueBytes[cls];
 }
 
+uint64_t
+FabricNetDevice::GetTotalQueueBytes() const
+{
+    return m_totalQueueBytes;
+}
+
 uint32_t
 FabricNetDevice::GetQueueFrames(uint8_t cls) const
 {

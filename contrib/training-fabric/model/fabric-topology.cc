@@ -7,6 +7,7 @@
 #include "fabric-net-device.h"
 #include "fabric-switch.h"
 #include "rdma-nic.h"
+#include "rdma-queue-pair.h"
 #include "roce-header.h"
 #include "shared-buffer-mmu.h"
 
@@ -453,6 +454,14 @@ FabricTopology::GetEcmpGroups() const
         }
     }
     return groups;
+}
+
+Ptr<RdmaQueuePair>
+FabricTopology::Connect(uint32_t src, uint32_t dst, uint8_t cls, uint16_t srcPort) const
+{
+    Ptr<RdmaQueuePair> qp = RdmaNic::Connect(GetNic(src), GetNic(dst), cls, srcPort);
+    qp->SetBaseRtt(GetBaseRtt(src, dst, GetNic(src)->GetMtu()));
+    return qp;
 }
 
 std::vector<std::string>

@@ -24,6 +24,7 @@ namespace ns3
 class FabricNetDevice;
 class FabricSwitch;
 class RdmaNic;
+class RdmaQueuePair;
 
 /**
  * \ingroup training-fabric
@@ -153,6 +154,12 @@ class FabricTopology : public Object
      * byte and the propagation of every link.
      */
     Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes, uint32_t mtu) const;
+
+    /**
+     * Connect a queue pair from host \p src to host \p dst (RdmaNic::Connect)
+     * and give it the base RTT of its path, which congestion control uses.
+     */
+    Ptr<RdmaQueuePair> Connect(uint32_t src, uint32_t dst, uint8_t cls, uint16_t srcPort = 0) const;
 
     /**
      * Look for a PFC pause cycle, the signature of a deadlock: a sequence of

@@ -7,6 +7,8 @@
 
 #include "ns3/log.h"
 
+#include <limits>
+
 namespace ns3
 {
 
@@ -50,6 +52,18 @@ RdmaCongestionOps::OnSent(RdmaQueuePair& qp, uint32_t payloadBytes)
 void
 RdmaCongestionOps::Stop()
 {
+}
+
+bool
+RdmaCongestionOps::NeedsInt() const
+{
+    return false;
+}
+
+double
+RdmaCongestionOps::GetAlpha() const
+{
+    return std::numeric_limits<double>::quiet_NaN();
 }
 
 TypeId

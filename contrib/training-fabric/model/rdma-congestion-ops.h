@@ -20,6 +20,18 @@ class RdmaQueuePair;
 
 /**
  * \ingroup training-fabric
+ * \brief One hop of in-band network telemetry, as a switch writes it at egress.
+ */
+struct IntRecord
+{
+    uint64_t timestampNs{0}; //!< when the packet left the egress port
+    uint64_t txBytes{0};     //!< bytes the port had transmitted, this packet included
+    uint32_t qlenBytes{0};   //!< egress queue of the packet's class when it left
+    uint32_t rateMbps{0};    //!< line rate of the port
+};
+
+/**
+ * \ingroup training-fabric
  * \brief What an acknowledgement tells the sender.
  */
 struct RdmaAckInfo
@@ -28,6 +40,8 @@ struct RdmaAckInfo
     uint64_t newlyAckedBytes{0}; //!< payload bytes newly acknowledged by this ACK
     bool ecnEcho{false};         //!< the receiver saw CE since its previous ACK (BTH BECN bit)
     Time rtt{0};                 //!< RTT sample (send of the acked packet to this ACK), 0 if none
+    const IntRecord* intHops{nullptr}; //!< INT records echoed by the receiver (HPCC)
+    uint32_t nIntHops{0};              //!< number of INT records
 };
 
 /**
@@ -65,6 +79,14 @@ class RdmaCongestionOps : public Object
     virtual void OnSent(RdmaQueuePair& qp, uint32_t payloadBytes);
     /// The QP has no more work: cancel timers.
     virtual void Stop();
+    /**
+     * Whether this algorithm needs in-band network telemetry: switches then
+     * append an INT record per hop to the QP's data packets and the receiver
+     * echoes them (HPCC).
+     */
+    virtual bool NeedsInt() const;
+    /// The algorithm's congestion estimate for traces (DCQCN/DCTCP alpha, HPCC U); NaN if none.
+    virtual double GetAlpha() const;
 };
 
 /**

@@ -95,6 +95,22 @@ RdmaNic::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&RdmaNic::m_ecnCapable),
                           MakeBooleanChecker())
+            .AddAttribute("CnpEnabled",
+                          "Notification point: answer CE-marked packets with RoCEv2 CNPs "
+                          "(DCQCN). Default true, as RoCE NICs do with DCQCN enabled.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RdmaNic::m_cnpEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("CnpInterval",
+                          "At most one CNP per QP per interval. Default 50 us (DCQCN paper); "
+                          "ConnectX NICs default to 4 us.",
+                          TimeValue(MicroSeconds(50)),
+                          MakeTimeAccessor(&RdmaNic::m_cnpInterval),
+                          MakeTimeChecker(Time(0)))
+            .AddTraceSource("CnpSent",
+                            "The notification point sent a CNP: peer host, local QPN.",
+                            MakeTraceSourceAccessor(&RdmaNic::m_cnpTxTrace),
+                            "ns3::RdmaNic::CnpCallback")
             .AddTraceSource("MessageComplete",
                             "A posted message was fully acknowledged: QP, message sequence "
                             "number, bytes.",
@@ -227,7 +243,6 @@ RdmaNic::Connect(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, uint8_t cls, uint16_t srcPo
     f.SetTypeId(src->m_ccType);
     Ptr<RdmaCongestionOps> proto = f.Create<RdmaCongestionOps>();
     qp->m_cc = proto->Fork();
-    qp->m_cc->Init(*qp);
     src->m_sendQps.push_back(qp);
 
     RecvQp r;
@@ -261,6 +276,13 @@ RdmaNic::PostSend(Ptr<RdmaQueuePair> qp, uint64_t bytes)
     if (qp->m_msgs.size() == 1)
     {
         qp->m_lastProgress = Simulator::Now();
+    }
+    if (!qp->m_ccStarted)
+    {
+        // The algorithm starts with the first message, so that what the
+        // owner set after Connect() (the base RTT) is known to it.
+        qp->m_ccStarted = true;
+        qp->m_cc->Init(*qp);
     }
     Activate(*qp);
     return m.seq;
@@ -463,6 +485,7 @@ RdmaNic::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
         const uint32_t qpn = info.destQp - 2;
         if (qpn < m_sendQps.size())
         {
+            m_counters.cnpRx++;
             m_sendQps[qpn]->m_cc->OnCnp(*m_sendQps[qpn]);
         }
         else
@@ -487,6 +510,21 @@ RdmaNic::ReceiveData(const RoceFrameInfo& info)
     }
     m_counters.dataRx++;
     RecvQp& r = m_recvQps[rqpn];
+    if (info.ecn == 3 && m_cnpEnabled)
+    {
+        // DCQCN notification point: one CNP per QP per CnpInterval at most.
+        const Time now = Simulator::Now();
+        if (!r.cnpSent || now - r.lastCnp >= m_cnpInterval)
+        {
+            r.cnpSent = true;
+            r.lastCnp = now;
+            m_counters.cnpTx++;
+            m_cnpTxTrace(r.peerHost, rqpn);
+            m_dev->Enqueue(r.ackBuilder.Build(roce::kOpCnp, 0, false, roce::kCnpPayloadBytes, 0),
+                           m_ackClass,
+                           0);
+        }
+    }
     const uint32_t diff = (info.psn - r.expectedPsn) & kPsnMask;
     if (diff == 0)
     {
@@ -610,6 +648,7 @@ RdmaNic::ReceiveAck(const RoceFrameInfo& info, bool becn)
             if (qp.m_sendTimes.front().first + 1 == newUna)
             {
                 ack.rtt = Simulator::Now() - qp.m_sendTimes.front().second;
+                qp.m_lastRtt = ack.rtt;
             }
             qp.m_sendTimes.pop_front();
         }

@@ -108,6 +108,8 @@ class RdmaNic : public Object
         uint64_t ceRx{0};           //!< data packets received with CE
         uint64_t bytesDelivered{0}; //!< in-order payload bytes accepted
         uint64_t unknownQp{0};      //!< packets for a QP number that does not exist
+        uint64_t cnpTx{0};          //!< CNPs sent (notification point)
+        uint64_t cnpRx{0};          //!< CNPs received (reaction point)
     };
 
     const Counters& GetCounters() const;
@@ -137,6 +139,8 @@ class RdmaNic : public Object
         uint64_t msgSeq{0};
         uint64_t msgBytes{0};
         RoceFrameBuilder ackBuilder;
+        bool cnpSent{false};
+        Time lastCnp;
         Ptr<RdmaQueuePair> requester; //!< for the receive-completion callback only
     };
 
@@ -151,6 +155,8 @@ class RdmaNic : public Object
     ObjectFactory m_ccAttributes; //!< attributes for every forked algorithm
     uint8_t m_ackClass;
     bool m_ecnCapable;
+    bool m_cnpEnabled;
+    Time m_cnpInterval;
 
     std::vector<Ptr<RdmaQueuePair>> m_sendQps; //!< by local QPN
     std::vector<RecvQp> m_recvQps;             //!< by local QPN of the responder half
@@ -162,6 +168,7 @@ class RdmaNic : public Object
 
     TracedCallback<Ptr<RdmaQueuePair>, uint64_t, uint64_t> m_msgCompleteTrace;
     TracedCallback<uint32_t, uint32_t, uint64_t, uint64_t> m_msgReceivedTrace;
+    TracedCallback<uint32_t, uint32_t> m_cnpTxTrace; //!< (peer host, local responder QPN)
 };
 
 } // namespace ns3

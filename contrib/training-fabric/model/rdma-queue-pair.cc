@@ -198,6 +198,12 @@ RdmaQueuePair::GetTimeouts() const
     return m_timeouts;
 }
 
+Time
+RdmaQueuePair::GetLastRtt() const
+{
+    return m_lastRtt;
+}
+
 bool
 RdmaQueuePair::IsIdle() const
 {

@@ -82,6 +82,8 @@ class RdmaQueuePair : public Object
     uint64_t GetRetransmits() const;
     /// \return number of retransmission timeouts
     uint64_t GetTimeouts() const;
+    /// \return the last RTT sample (0 before the first)
+    Time GetLastRtt() const;
     /// \return true when every posted message is acknowledged
     bool IsIdle() const;
 
@@ -130,9 +132,11 @@ class RdmaQueuePair : public Object
 
     TracedValue<DataRate> m_rate;
     TracedValue<uint64_t> m_window;
-    uint64_t m_nextTxPs{0}; //!< earliest time (ps) of the next packet under pacing
-    bool m_active{false};   //!< in the NIC's active list
-    Time m_lastProgress;    //!< last time the ACK point advanced (RTO reference)
+    uint64_t m_nextTxPs{0};  //!< earliest time (ps) of the next packet under pacing
+    bool m_active{false};    //!< in the NIC's active list
+    bool m_ccStarted{false}; //!< congestion control initialized (at the first post)
+    Time m_lastProgress;     //!< last time the ACK point advanced (RTO reference)
+    Time m_lastRtt;          //!< last RTT sample
     EventId m_rtoEvent;
     uint64_t m_retransmits{0};
     uint64_t m_timeouts{0};

@@ -1,0 +1,324 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "dcqcn.h"
+
+#include "rdma-queue-pair.h"
+
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RdmaCcDcqcn");
+NS_OBJECT_ENSURE_REGISTERED(RdmaCcDcqcn);
+
+TypeId
+RdmaCcDcqcn::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RdmaCcDcqcn")
+            .SetParent<RdmaCongestionOps>()
+            .SetGroupName("TrainingFabric")
+            .AddConstructor<RdmaCcDcqcn>()
+            .AddAttribute("Profile",
+                          "Set every parameter from a named profile: \"paper\" (Zhu et al., "
+                          "SIGCOMM 2015) or \"vendor\" (ConnectX-style NIC defaults). Set it "
+                          "before individual parameters. Default \"paper\".",
+                          StringValue("paper"),
+                          MakeStringAccessor(&RdmaCcDcqcn::SetProfile, &RdmaCcDcqcn::GetProfile),
+                          MakeStringChecker())
+            .AddAttribute("G",
+                          "Alpha gain g. Paper 1/256; vendor 5/1024 (1019/1024 decay).",
+                          DoubleValue(1.0 / 256),
+                          MakeDoubleAccessor(&RdmaCcDcqcn::m_g),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("AlphaPeriod",
+                          "Alpha decays once per period without a CNP (K). Paper 55 us; "
+                          "vendor 1 us.",
+                          TimeValue(MicroSeconds(55)),
+                          MakeTimeAccessor(&RdmaCcDcqcn::m_alphaPeriod),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("IncreasePeriod",
+                          "Rate-increase timer T. Paper 55 us; vendor 300 us.",
+                          TimeValue(MicroSeconds(55)),
+                          MakeTimeAccessor(&RdmaCcDcqcn::m_increasePeriod),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("ByteCounter",
+                          "Rate-increase byte counter B, in bytes. Paper 10 MB; vendor "
+                          "32767 x 64 B = 2,097,088 B.",
+                          UintegerValue(10000000),
+                          MakeUintegerAccessor(&RdmaCcDcqcn::m_byteCounter),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("F",
+                          "Fast-recovery stages F. Paper 5; vendor 1.",
+                          UintegerValue(5),
+                          MakeUintegerAccessor(&RdmaCcDcqcn::m_f),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("RateAI",
+                          "Additive increase R_AI. Paper 40 Mb/s; vendor 5 Mb/s.",
+                          DataRateValue(DataRate("40Mbps")),
+                          MakeDataRateAccessor(&RdmaCcDcqcn::m_rai),
+                          MakeDataRateChecker())
+            .AddAttribute("RateHAI",
+                          "Hyper increase R_HAI. Paper 200 Mb/s; vendor 50 Mb/s.",
+                          DataRateValue(DataRate("200Mbps")),
+                          MakeDataRateAccessor(&RdmaCcDcqcn::m_rhai),
+                          MakeDataRateChecker())
+            .AddAttribute("RateReducePeriod",
+                          "At most one rate decrease per period. Paper 0 (every CNP); "
+                          "vendor 4 us.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&RdmaCcDcqcn::m_rateReducePeriod),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("InitialAlpha",
+                          "Alpha at start. Paper 1; vendor 1023/1024.",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&RdmaCcDcqcn::m_initialAlpha),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("MinRate",
+                          "Floor of the sending rate. Default 100 Mb/s (the HPCC "
+                          "simulator's DCQCN minimum rate).",
+                          DataRateValue(DataRate("100Mbps")),
+                          MakeDataRateAccessor(&RdmaCcDcqcn::m_minRate),
+                          MakeDataRateChecker())
+            .AddTraceSource("Alpha",
+                            "DCQCN alpha.",
+                            MakeTraceSourceAccessor(&RdmaCcDcqcn::m_alpha),
+                            "ns3::TracedValueCallback::Double")
+            .AddTraceSource("TargetRate",
+                            "DCQCN target rate R_T.",
+                            MakeTraceSourceAccessor(&RdmaCcDcqcn::m_target),
+                            "ns3::TracedValueCallback::DataRate");
+    return tid;
+}
+
+RdmaCcDcqcn::RdmaCcDcqcn()
+{
+    SetProfile("paper");
+}
+
+RdmaCcDcqcn::~RdmaCcDcqcn() = default;
+
+void
+RdmaCcDcqcn::SetProfile(const std::string& name)
+{
+    if (name == "paper")
+    {
+        m_g = 1.0 / 256;
+        m_alphaPeriod = MicroSeconds(55);
+        m_increasePeriod = MicroSeconds(55);
+        m_byteCounter = 10000000;
+        m_f = 5;
+        m_rai = DataRate("40Mbps");
+        m_rhai = DataRate("200Mbps");
+        m_rateReducePeriod = Time(0);
+        m_initialAlpha = 1.0;
+    }
+    else if (name == "vendor")
+    {
+        m_g = 5.0 / 1024;
+        m_alphaPeriod = MicroSeconds(1);
+        m_increasePeriod = MicroSeconds(300);
+        m_byteCounter = 32767ULL * 64;
+        m_f = 1;
+        m_rai = DataRate("5Mbps");
+        m_rhai = DataRate("50Mbps");
+        m_rateReducePeriod = MicroSeconds(4);
+        m_initialAlpha = 1023.0 / 1024;
+    }
+    else
+    {
+        NS_FATAL_ERROR("RdmaCcDcqcn::Profile: \"" << name
+                                                  << "\" is not a profile (valid: paper, vendor)");
+    }
+    m_profile = name;
+}
+
+std::string
+RdmaCcDcqcn::GetProfile() const
+{
+    return m_profile;
+}
+
+std::string
+RdmaCcDcqcn::GetName() const
+{
+    return "dcqcn";
+}
+
+Ptr<RdmaCongestionOps>
+RdmaCcDcqcn::Fork()
+{
+    return CopyObject<RdmaCcDcqcn>(this);
+}
+
+void
+RdmaCcDcqcn::Init(RdmaQueuePair& qp)
+{
+    m_qp = &qp;
+    m_alpha = m_initialAlpha;
+    m_current = qp.GetLineRate();
+    m_target = qp.GetLineRate();
+    qp.SetRate(m_current);
+    qp.SetWindow(0);
+}
+
+void
+RdmaCcDcqcn::Apply()
+{
+    const DataRate line = m_qp->GetLineRate();
+    if (m_target.Get() > line)
+    {
+        m_target = line;
+    }
+    m_current = std::max(std::min(m_current, line), m_minRate);
+    m_qp->SetRate(m_current);
+}
+
+void
+RdmaCcDcqcn::OnCnp(RdmaQueuePair& qp)
+{
+    const Time now = Simulator::Now();
+    if (m_reducedOnce && m_rateReducePeriod.IsStrictlyPositive() &&
+        now - m_lastReduce < m_rateReducePeriod)
+    {
+        return;
+    }
+    m_reducedOnce = true;
+    m_lastReduce = now;
+    m_target = m_current;
+    m_current = DataRate(static_cast<uint64_t>(m_current.GetBitRate() * (1.0 - m_alpha / 2.0)));
+    m_alpha = (1.0 - m_g) * m_alpha + m_g;
+    m_timerStage = 0;
+    m_byteStage = 0;
+    m_bytesSinceStage = 0;
+    Apply();
+    ScheduleAlphaTimer();
+    ScheduleIncreaseTimer();
+}
+
+void
+RdmaCcDcqcn::ScheduleAlphaTimer()
+{
+    m_alphaEvent.Cancel();
+    m_alphaEvent = Simulator::Schedule(m_alphaPeriod, &RdmaCcDcqcn::AlphaTimer, this);
+}
+
+void
+RdmaCcDcqcn::ScheduleIncreaseTimer()
+{
+    m_increaseEvent.Cancel();
+    m_increaseEvent = Simulator::Schedule(m_increasePeriod, &RdmaCcDcqcn::TimerIncrease, this);
+}
+
+void
+RdmaCcDcqcn::AlphaTimer()
+{
+    m_alpha = (1.0 - m_g) * m_alpha;
+    // Keep decaying only while it matters (alpha below 1e-6 acts as zero);
+    // a CNP restarts the timer.
+    if (m_alpha > 1e-6)
+    {
+        m_alphaEvent = Simulator::Schedule(m_alphaPeriod, &RdmaCcDcqcn::AlphaTimer, this);
+    }
+}
+
+void
+RdmaCcDcqcn::TimerIncrease()
+{
+    m_timerStage++;
+    IncreaseEvent();
+    // Once back at line rate there is nothing to increase: the timer sleeps
+    // until the next CNP.
+    if (m_current < m_qp->GetLineRate())
+    {
+        m_increaseEvent = Simulator::Schedule(m_increasePeriod, &RdmaCcDcqcn::TimerIncrease, this);
+    }
+}
+
+void
+RdmaCcDcqcn::OnSent(RdmaQueuePair& qp, uint32_t payloadBytes)
+{
+    if (!m_reducedOnce || m_current >= qp.GetLineRate())
+    {
+        return; // at line rate and never reduced: no increase to drive
+    }
+    m_bytesSinceStage += payloadBytes;
+    if (m_bytesSinceStage >= m_byteCounter)
+    {
+        m_bytesSinceStage -= m_byteCounter;
+        m_byteStage++;
+        IncreaseEvent();
+    }
+}
+
+void
+RdmaCcDcqcn::IncreaseEvent()
+{
+    const uint32_t hi = std::max(m_timerStage, m_byteStage);
+    const uint32_t lo = std::min(m_timerStage, m_byteStage);
+    if (hi < m_f)
+    {
+        // Fast recovery: halve the distance to the target.
+    }
+    else if (lo > m_f)
+    {
+        m_target = DataRate(m_target.Get().GetBitRate() + (lo - m_f) * m_rhai.GetBitRate());
+    }
+    else
+    {
+        m_target = DataRate(m_target.Get().GetBitRate() + m_rai.GetBitRate());
+    }
+    if (m_target.Get() > m_qp->GetLineRate())
+    {
+        m_target = m_qp->GetLineRate();
+    }
+    m_current = DataRate((m_target.Get().GetBitRate() + m_current.GetBitRate()) / 2);
+    Apply();
+}
+
+void
+RdmaCcDcqcn::Stop()
+{
+    m_alphaEvent.Cancel();
+    m_increaseEvent.Cancel();
+}
+
+double
+RdmaCcDcqcn::GetAlpha() const
+{
+    return m_alpha;
+}
+
+DataRate
+RdmaCcDcqcn::GetTargetRate() const
+{
+    return m_target;
+}
+
+DataRate
+RdmaCcDcqcn::GetCurrentRate() const
+{
+    return m_current;
+}
+
+uint32_t
+RdmaCcDcqcn::GetTimerStage() const
+{
+    return m_timerStage;
+}
+
+uint32_t
+RdmaCcDcqcn::GetByteStage() const
+{
+    return m_byteStage;
+}
+
+} // namespace ns3

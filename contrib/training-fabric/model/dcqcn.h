@@ -1,0 +1,113 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * DCQCN reaction point (Zhu et al., SIGCOMM 2015).
+ */
+#ifndef DCQCN_H
+#define DCQCN_H
+
+#include "rdma-congestion-ops.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/traced-value.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup training-fabric
+ * \brief DCQCN rate control at the sender (reaction point).
+ *
+ * The congestion point is the switches' RED/ECN marking; the notification
+ * point is the receiving RdmaNic, which answers CE-marked packets with a
+ * RoCEv2 CNP at most once per CnpInterval per QP. Here:
+ *
+ * - on a CNP (at most one reaction per RateReducePeriod):
+ *   R_T = R_C; R_C = R_C (1 - alpha/2); alpha = (1 - g) alpha + g;
+ *   the increase timer, the byte counter and both stage counters restart;
+ * - every AlphaPeriod without a CNP: alpha = (1 - g) alpha;
+ * - a rate-increase event each time the timer T expires (stage T_c += 1) or
+ *   the QP has sent B bytes (stage BC_c += 1):
+ *     fast recovery if max(T_c, BC_c) < F:  R_C = (R_T + R_C) / 2;
+ *     hyper increase if min(T_c, BC_c) > F: R_T += (min(T_c, BC_c) - F) R_HAI;
+ *     additive otherwise:                   R_T += R_AI;
+ *   then (after additive or hyper) R_C = (R_T + R_C) / 2; rates are capped at
+ *   line rate and floored at MinRate.
+ *   Stage boundaries: this model counts stages from 0 after a CNP and tests
+ *   "< F" for fast recovery and "> F" for hyper increase (so stage F itself
+ *   is additive).
+ *
+ * Two parameter profiles (attribute "Profile" sets all at once):
+ * "paper" (the SIGCOMM'15 evaluation at 40G: g 1/256, K 55 us, T 55 us,
+ * B 10 MB, F 5, R_AI 40 Mb/s, R_HAI 200 Mb/s, every CNP reacts, alpha starts
+ * at 1) and "vendor" (ConnectX-style defaults: time reset 300 us, byte reset
+ * 32767 x 64 B, F 1, R_AI 5 Mb/s, R_HAI 50 Mb/s, rate-reduce period 4 us,
+ * alpha period 1 us, g 5/1024 (alpha x 1019/1024 per period), initial alpha
+ * 1023/1024).
+ */
+class RdmaCcDcqcn : public RdmaCongestionOps
+{
+  public:
+    static TypeId GetTypeId();
+    RdmaCcDcqcn();
+    ~RdmaCcDcqcn() override;
+
+    std::string GetName() const override;
+    Ptr<RdmaCongestionOps> Fork() override;
+    void Init(RdmaQueuePair& qp) override;
+    void OnCnp(RdmaQueuePair& qp) override;
+    void OnSent(RdmaQueuePair& qp, uint32_t payloadBytes) override;
+    void Stop() override;
+    double GetAlpha() const override;
+
+    /// Apply a named profile ("paper" or "vendor") to every parameter.
+    void SetProfile(const std::string& name);
+    std::string GetProfile() const;
+
+    DataRate GetTargetRate() const;
+    DataRate GetCurrentRate() const;
+    uint32_t GetTimerStage() const;
+    uint32_t GetByteStage() const;
+
+    /// Run one rate-increase event as if the timer had fired (unit tests).
+    void TimerIncrease();
+
+  private:
+    void AlphaTimer();
+    void IncreaseEvent();
+    void ScheduleAlphaTimer();
+    void ScheduleIncreaseTimer();
+    void Apply();
+
+    // Parameters
+    std::string m_profile;
+    double m_g;
+    Time m_alphaPeriod;
+    Time m_increasePeriod;
+    uint64_t m_byteCounter;
+    uint32_t m_f;
+    DataRate m_rai;
+    DataRate m_rhai;
+    Time m_rateReducePeriod;
+    double m_initialAlpha;
+    DataRate m_minRate;
+
+    // State
+    RdmaQueuePair* m_qp{nullptr};
+    TracedValue<double> m_alpha;
+    TracedValue<DataRate> m_target;
+    DataRate m_current;
+    uint32_t m_timerStage{0};
+    uint32_t m_byteStage{0};
+    uint64_t m_bytesSinceStage{0};
+    Time m_lastReduce;
+    bool m_reducedOnce{false};
+    EventId m_alphaEvent;
+    EventId m_increaseEvent;
+};
+
+} // namespace ns3
+
+#endif /* DCQCN_H */

@@ -1,0 +1,286 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Congestion-control tests. Unit tests drive one algorithm with no network,
+ * in the manner of ns-3's tcp-bic test, and assert the exact rate or window
+ * the published equations give; the network tests check convergence on
+ * incasts and the notification point's CNP pacing.
+ */
+#include "ns3/config.h"
+#include "ns3/dcqcn.h"
+#include "ns3/dctcp.h"
+#include "ns3/fabric-routing-helper.h"
+#include "ns3/fabric-topology.h"
+#include "ns3/leaf-spine-helper.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/rdma-queue-pair.h"
+#include "ns3/scenario-config.h"
+#include "ns3/scenario-runner.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/timely.h"
+#include "ns3/uinteger.h"
+
+#include <cmath>
+#include <gtest/gtest.h>
+#include <map>
+
+using namespace ns3;
+
+namespace
+{
+/// A QP on a 100 Gb/s host, to drive an algorithm by hand.
+Ptr<RdmaQueuePair>
+HandQp()
+{
+    LeafSpineHelper ls;
+    ls.SetShape(1, 1, 2);
+    Ptr<FabricTopology> topo = ls.Install();
+    return topo->Connect(0, 1, 3);
+}
+
+uint64_t
+Bps(const DataRate& r)
+{
+    return r.GetBitRate();
+}
+} // namespace
+
+TEST(Dcqcn, CnpCutsAndFastRecoveryHalvesTheGap)
+{
+    Ptr<RdmaQueuePair> qp = HandQp();
+    Ptr<RdmaCcDcqcn> cc = CreateObject<RdmaCcDcqcn>(); // paper profile
+    cc->Init(*qp);
+    EXPECT_EQ(Bps(qp->GetRate()), 100000000000u);
+    EXPECT_EQ(cc->GetAlpha(), 1.0);
+    // CNP: R_T = R_C = 100G; R_C = 100G (1 - 1/2) = 50G; alpha = (1-g) + g = 1.
+    cc->OnCnp(*qp);
+    EXPECT_EQ(Bps(cc->GetTargetRate()), 100000000000u);
+    EXPECT_EQ(Bps(qp->GetRate()), 50000000000u);
+    EXPECT_DOUBLE_EQ(cc->GetAlpha(), 1.0);
+    // Second CNP (paper: every CNP reacts): R_T = 50G, R_C = 25G.
+    cc->OnCnp(*qp);
+    EXPECT_EQ(Bps(cc->GetTargetRate()), 50000000000u);
+    EXPECT_EQ(Bps(qp->GetRate()), 25000000000u);
+    // Timer stages 1..4 < F = 5: fast recovery, R_C = (R_T + R_C)/2 each:
+    // 37.5G, 43.75G, 46.875G, 48.4375G; R_T stays 50G.
+    const uint64_t fr[] = {37500000000u, 43750000000u, 46875000000u, 48437500000u};
+    for (uint64_t expect : fr)
+    {
+        cc->TimerIncrease();
+        EXPECT_EQ(Bps(qp->GetRate()), expect);
+        EXPECT_EQ(Bps(cc->GetTargetRate()), 50000000000u);
+    }
+    // Stage 5 = F: additive, R_T = 50G + 40M; R_C = (50.04G + 48.4375G)/2.
+    cc->TimerIncrease();
+    EXPECT_EQ(Bps(cc->GetTargetRate()), 50040000000u);
+    EXPECT_EQ(Bps(qp->GetRate()), (50040000000u + 48437500000u) / 2);
+    Simulator::Destroy();
+}
+
+TEST(Dcqcn, HyperIncreaseNeedsBothCountersBeyondF)
+{
+    Ptr<RdmaQueuePair> qp = HandQp();
+    Ptr<RdmaCcDcqcn> cc = CreateObject<RdmaCcDcqcn>();
+    cc->Init(*qp);
+    cc->OnCnp(*qp); // R_T 100G, R_C 50G
+    // 6 timer stages (T_c = 6) while BC_c = 0: min = 0 <= F: additive from
+    // stage 5 on. Then 6 x B bytes: BC_c reaches 6 > F with T_c = 6 > F:
+    // hyper increase R_T += (min - F) R_HAI = 200M at the last event.
+    for (int i = 0; i < 6; ++i)
+    {
+        cc->TimerIncrease();
+    }
+    EXPECT_EQ(cc->GetTimerStage(), 6u);
+    uint64_t rt = Bps(cc->GetTargetRate());
+    uint64_t rc = Bps(qp->GetRate());
+    for (int i = 0; i < 5; ++i)
+    {
+        cc->OnSent(*qp, 10000000); // B = 10 MB per stage
+        // BC_c = 1..5: max = 6 >= F, min <= F: additive.
+        rt = std::min<uint64_t>(rt + 40000000u, 100000000000u);
+        rc = (rt + rc) / 2;
+        EXPECT_EQ(Bps(cc->GetTargetRate()), rt);
+        EXPECT_EQ(Bps(qp->GetRate()), rc);
+    }
+    cc->OnSent(*qp, 10000000); // BC_c = 6: hyper, i = 6 - 5 = 1
+    rt = std::min<uint64_t>(rt + 200000000u, 100000000000u);
+    rc = (rt + rc) / 2;
+    EXPECT_EQ(Bps(cc->GetTargetRate()), rt);
+    EXPECT_EQ(Bps(qp->GetRate()), rc);
+    Simulator::Destroy();
+}
+
+TEST(Dcqcn, AlphaDecaysOncePerPeriodWithoutCnp)
+{
+    Ptr<RdmaQueuePair> qp = HandQp();
+    Ptr<RdmaCcDcqcn> cc = CreateObject<RdmaCcDcqcn>();
+    cc->Init(*qp);
+    cc->OnCnp(*qp); // alpha 1, timers restart
+    // After 55 us: alpha (1 - 1/256) = 0.99609375 and one timer stage of fast
+    // recovery: R_C = (100G + 50G)/2 = 75G. After 110 us: alpha (255/256)^2.
+    double a55 = 0, a110 = 0;
+    uint64_t r55 = 0;
+    Simulator::Schedule(MicroSeconds(56), [&]() {
+        a55 = cc->GetAlpha();
+        r55 = Bps(qp->GetRate());
+    });
+    Simulator::Schedule(MicroSeconds(111), [&]() { a110 = cc->GetAlpha(); });
+    Simulator::Stop(MicroSeconds(112));
+    Simulator::Run();
+    EXPECT_DOUBLE_EQ(a55, 255.0 / 256);
+    EXPECT_DOUBLE_EQ(a110, (255.0 / 256) * (255.0 / 256));
+    EXPECT_EQ(r55, 75000000000u);
+    Simulator::Destroy();
+}
+
+TEST(Dcqcn, VendorProfileReactsOncePerRateReducePeriod)
+{
+    Ptr<RdmaQueuePair> qp = HandQp();
+    Ptr<RdmaCcDcqcn> cc = CreateObject<RdmaCcDcqcn>();
+    cc->SetAttribute("Profile", StringValue("vendor"));
+    cc->Init(*qp);
+    EXPECT_DOUBLE_EQ(cc->GetAlpha(), 1023.0 / 1024);
+    // First CNP: R_C = 100G (1 - alpha/2) with alpha = 1023/1024.
+    cc->OnCnp(*qp);
+    const uint64_t after = static_cast<uint64_t>(100e9 * (1.0 - (1023.0 / 1024) / 2));
+    EXPECT_EQ(Bps(qp->GetRate()), after);
+    // A second CNP within 4 us is ignored.
+    cc->OnCnp(*qp);
+    EXPECT_EQ(Bps(qp->GetRate()), after);
+    Simulator::Destroy();
+}
+
+TEST(Timely, RateFollowsThePublishedRules)
+{
+    Ptr<RdmaQueuePair> qp = HandQp();
+    Ptr<RdmaCcTimely> cc = CreateObject<RdmaCcTimely>();
+    cc->Init(*qp);
+    double r = 100e9;
+    // 1. rtt 600 us > Thigh: R *= 1 - 0.8 (1 - 500/600).
+    cc->UpdateRate(*qp, MicroSeconds(600));
+    r *= 1 - 0.8 * (1 - 500.0 / 600);
+    EXPECT_NEAR(Bps(qp->GetRate()), r, 1.0);
+    // 2. rtt 100 us: diff -500; rtt_diff = 0.875 x -500 = -437.5; g < 0:
+    // R += delta (10 Mb/s), first negative gradient.
+    cc->UpdateRate(*qp, MicroSeconds(100));
+    r += 10e6;
+    EXPECT_NEAR(cc->GetRttDiffUs(), -437.5, 1e-9);
+    EXPECT_NEAR(Bps(qp->GetRate()), r, 1.0);
+    // 3-5. rtt 100 us: diff 0, rtt_diff decays by 1/8, still negative:
+    // runs 2, 3, 4: R += delta each. (The first update, above Thigh, does
+    // not count toward the run.)
+    for (int i = 0; i < 3; ++i)
+    {
+        cc->UpdateRate(*qp, MicroSeconds(100));
+        r += 10e6;
+    }
+    EXPECT_NEAR(Bps(qp->GetRate()), r, 1.0);
+    // 6. fifth consecutive non-positive gradient: hyperactive, R += 5 delta.
+    cc->UpdateRate(*qp, MicroSeconds(100));
+    r += 50e6;
+    EXPECT_NEAR(Bps(qp->GetRate()), r, 1.0);
+    // 7. rtt 110 us: diff 10; rtt_diff = 0.125 x rtt_diff + 0.875 x 10 > 0:
+    // R *= 1 - 0.8 g with g = rtt_diff / 20 us.
+    const double prevDiff = cc->GetRttDiffUs();
+    cc->UpdateRate(*qp, MicroSeconds(110));
+    const double rttDiff = 0.125 * prevDiff + 0.875 * 10;
+    ASSERT_GT(rttDiff, 0);
+    r *= 1 - 0.8 * rttDiff / 20;
+    EXPECT_NEAR(Bps(qp->GetRate()), r, 1.0);
+    // 8. rtt 30 us < Tlow: R += delta.
+    cc->UpdateRate(*qp, MicroSeconds(30));
+    r += 10e6;
+    EXPECT_NEAR(Bps(qp->GetRate()), r, 1.0);
+    Simulator::Destroy();
+}
+
+TEST(PatchedTimely, WeightAndUniqueFixedPointUpdate)
+{
+    EXPECT_EQ(RdmaCcPatchedTimely::Weight(-0.3), 0.0);
+    EXPECT_DOUBLE_EQ(RdmaCcPatchedTimely::Weight(0.1), 0.7);
+    EXPECT_DOUBLE_EQ(RdmaCcPatchedTimely::Weight(-0.1), 0.3);
+    EXPECT_EQ(RdmaCcPatchedTimely::Weight(0.3), 1.0);
+    Ptr<RdmaQueuePair> qp = HandQp();
+    Ptr<RdmaCcPatchedTimely> cc = CreateObject<RdmaCcPatchedTimely>();
+    cc->Init(*qp);
+    // First sample 100 us: g = 0, w = 1/2; T_ref = 50 us:
+    // R = 100G (1 - 0.8 x 0.5 x (100 - 50)/100) + 10M x 0.5 = 80G + 5M.
+    cc->UpdateRate(*qp, MicroSeconds(100));
+    EXPECT_NEAR(Bps(qp->GetRate()), 80.005e9, 1.0);
+    // At rtt = T_ref with g = 0 the rate only creeps up by delta/2: the
+    // fixed point sits at T_ref.
+    cc->UpdateRate(*qp, MicroSeconds(50));
+    // diff -50: rtt_diff = 0.875 x -50 = -43.75, g = -2.19 <= -1/4, w = 0:
+    // R += delta.
+    EXPECT_NEAR(Bps(qp->GetRate()), 80.015e9, 1.0);
+    Simulator::Destroy();
+}
+
+TEST(Dctcp, WindowCutByAlphaAndGrowsOneMtuPerWindow)
+{
+    Ptr<RdmaQueuePair> qp = HandQp();
+    qp->SetBaseRtt(MicroSeconds(8));
+    Ptr<RdmaCcDctcp> cc = CreateObject<RdmaCcDctcp>();
+    cc->Init(*qp);
+    // W0 = BDP = 100 Gb/s / 8 x 8 us = 100,000 B.
+    EXPECT_EQ(qp->GetWindow(), 100000u);
+    // One window of ACKs, half echoed: F = 0.5, alpha = 1/16 x 0.5 = 1/32,
+    // W = 100,000 (1 - 1/64) = 98,437.
+    RdmaAckInfo ack;
+    ack.newlyAckedBytes = 10000;
+    for (int i = 0; i < 10; ++i)
+    {
+        ack.ecnEcho = (i % 2 == 0);
+        cc->OnAck(*qp, ack);
+    }
+    EXPECT_DOUBLE_EQ(cc->GetAlpha(), 1.0 / 32);
+    EXPECT_EQ(qp->GetWindow(), 98437u);
+    // A window without echoes: alpha = (1 - 1/16) x 1/32, W += MTU (4096).
+    ack.ecnEcho = false;
+    uint64_t acked = 0;
+    while (acked < 98437)
+    {
+        cc->OnAck(*qp, ack);
+        acked += ack.newlyAckedBytes;
+    }
+    EXPECT_DOUBLE_EQ(cc->GetAlpha(), (15.0 / 16) / 32);
+    EXPECT_EQ(qp->GetWindow(), 98437u + 4096u);
+    Simulator::Destroy();
+}
+
+TEST(Dcqcn, NotificationPointPacesCnpsPerQp)
+{
+    // Everything marked (Kmin = Kmax = 0, Pmax = 1): the receiver would send
+    // a CNP per packet, but sends at most one per QP per 50 us.
+    ScenarioConfig cfg = ParseScenarioText(R"({
+        "topology": {"type": "leaf-spine", "leaves": 1, "spines": 1, "hosts_per_leaf": 3},
+        "switch": {"ecn": {"kmin": 0, "kmax": 0, "pmax": 1.0}},
+        "workload": {"type": "incast", "senders": [1, 2], "receiver": 0, "bytes": "4MB"}})",
+                                           {},
+                                           "cnp.json");
+    ScenarioRunner run(cfg);
+    run.Build();
+    // Hook the receiver's notification point through the config path: the
+    // NIC counts CNPs; the trace checks the spacing per QP.
+    std::map<uint32_t, std::vector<Time>> sent;
+    Config::ConnectWithoutContextFailSafe(
+        "/NodeList/*/$ns3::RdmaNic/CnpSent",
+        MakeBoundCallback(
+            +[](std::map<uint32_t, std::vector<Time>>* m, uint32_t peer, uint32_t qpn) {
+                (*m)[peer * 1000 + qpn].push_back(Simulator::Now());
+            },
+            &sent));
+    run.Run();
+    ASSERT_FALSE(sent.empty());
+    uint32_t total = 0;
+    for (auto& kv : sent)
+    {
+        total += kv.second.size();
+        for (std::size_t i = 1; i < kv.second.size(); ++i)
+        {
+            EXPECT_GE(kv.second[i] - kv.second[i - 1], MicroSeconds(50));
+        }
+    }
+    EXPECT_GT(total, 2u);
+}
