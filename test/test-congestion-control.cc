@@ -9,7 +9,9 @@
 #include "ns3/config.h"
 #include "ns3/dcqcn.h"
 #include "ns3/dctcp.h"
+#include "ns3/fabric-net-device.h"
 #include "ns3/fabric-routing-helper.h"
+#include "ns3/fabric-switch.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/rdma-nic.h"
@@ -283,4 +285,102 @@ TEST(Dcqcn, NotificationPointPacesCnpsPerQp)
         }
     }
     EXPECT_GT(total, 2u);
+}
+
+namespace
+{
+struct Convergence
+{
+    double jain{0};
+    double utilization{0};
+    uint64_t maxQueue{0};
+    uint64_t pauseFrames{0};
+};
+
+/**
+ * n senders on one leaf incast into one receiver at 100 Gb/s, long flows,
+ * 40 ms; throughput of each flow over the second half; the bottleneck is the
+ * leaf's port toward the receiver (port 0).
+ */
+Convergence
+RunIncast(const std::string& cc, uint32_t n)
+{
+    LeafSpineHelper ls;
+    ls.SetShape(1, 1, n + 1);
+    ls.SetNicAttribute("CongestionControl", TypeIdValue(TypeId::LookupByName(cc)));
+    Ptr<FabricTopology> topo = ls.Install();
+    std::vector<Ptr<RdmaQueuePair>> qps;
+    for (uint32_t i = 1; i <= n; ++i)
+    {
+        qps.push_back(topo->Connect(i, 0, 3));
+        topo->GetNic(i)->PostSend(qps.back(), 1000000000); // longer than the run
+    }
+    Ptr<FabricNetDevice> bottleneck = topo->GetSwitch(0)->GetPort(0);
+    const Time half = MilliSeconds(20);
+    const Time end = MilliSeconds(40);
+    std::vector<uint64_t> a(n);
+    std::vector<uint64_t> b(n);
+    Convergence c;
+    Simulator::Schedule(half, [&]() {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            a[i] = qps[i]->GetBytesAcked();
+        }
+    });
+    for (Time t = half; t < end; t += MicroSeconds(2))
+    {
+        Simulator::Schedule(t, [&]() {
+            c.maxQueue = std::max(c.maxQueue, bottleneck->GetTotalQueueBytes());
+        });
+    }
+    Simulator::Schedule(end, [&]() {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            b[i] = qps[i]->GetBytesAcked();
+        }
+    });
+    Simulator::Stop(end + NanoSeconds(1));
+    Simulator::Run();
+    // Jain = (sum x)^2 / (n sum x^2); utilization against payload line rate
+    // 100 Gb/s x 4096/4178.
+    double s = 0;
+    double s2 = 0;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        const double x = (b[i] - a[i]) * 8.0 / (end - half).GetSeconds();
+        s += x;
+        s2 += x * x;
+    }
+    c.jain = s * s / (n * s2);
+    c.utilization = s / (100e9 * 4096 / 4178);
+    for (uint32_t l = 0; l < topo->GetNLinks(); ++l)
+    {
+        const auto& link = topo->GetLink(l);
+        c.pauseFrames += link.devA->GetCounters().pfcPauseTx + link.devB->GetCounters().pfcPauseTx;
+    }
+    Simulator::Destroy();
+    return c;
+}
+} // namespace
+
+TEST(Convergence, DcqcnAndDctcpConvergeOnIncasts)
+{
+    // For 2:1 and 8:1 incasts at 100 Gb/s: Jain >= 0.95 and utilization >=
+    // 90% over the second half of 40 ms; the queue stays bounded (below 1 MB,
+    // against the several MB that PFC alone lets build); DCQCN needs far
+    // fewer PFC pauses than no congestion control.
+    for (uint32_t n : {2u, 8u})
+    {
+        const Convergence none = RunIncast("ns3::RdmaCcNone", n);
+        EXPECT_GT(none.pauseFrames, 100u) << n;
+        EXPECT_GT(none.maxQueue, 2000000u) << n;
+        for (const char* cc : {"ns3::RdmaCcDcqcn", "ns3::RdmaCcDctcp"})
+        {
+            const Convergence c = RunIncast(cc, n);
+            EXPECT_GE(c.jain, 0.95) << cc << " " << n << ":1";
+            EXPECT_GE(c.utilization, 0.90) << cc << " " << n << ":1";
+            EXPECT_LT(c.maxQueue, 1000000u) << cc << " " << n << ":1";
+            EXPECT_LT(c.pauseFrames * 10, none.pauseFrames) << cc << " " << n << ":1";
+        }
+    }
 }
