@@ -13,6 +13,7 @@
 #include "ns3/fabric-routing-helper.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/fabric-topology.h"
+#include "ns3/hpcc.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
@@ -298,26 +299,26 @@ struct Convergence
 };
 
 /**
- * n senders on one leaf incast into one receiver at 100 Gb/s, long flows,
- * 40 ms; throughput of each flow over the second half; the bottleneck is the
- * leaf's port toward the receiver (port 0).
+ * n senders on leaf 1 incast into host 0 on leaf 0 across one spine, all
+ * links 100 Gb/s and 1 us (base RTT about 9.4 us), long flows, 40 ms;
+ * throughput of each flow over the second half; the bottleneck is leaf 1's
+ * uplink (port n: after its n host ports).
  */
 Convergence
-RunIncast(const std::string& cc, uint32_t n)
+RunIncast(const std::string& cc, uint32_t n, Time end = MilliSeconds(40))
 {
     LeafSpineHelper ls;
-    ls.SetShape(1, 1, n + 1);
+    ls.SetShape(2, 1, n);
     ls.SetNicAttribute("CongestionControl", TypeIdValue(TypeId::LookupByName(cc)));
     Ptr<FabricTopology> topo = ls.Install();
     std::vector<Ptr<RdmaQueuePair>> qps;
-    for (uint32_t i = 1; i <= n; ++i)
+    for (uint32_t i = n; i < 2 * n; ++i)
     {
         qps.push_back(topo->Connect(i, 0, 3));
         topo->GetNic(i)->PostSend(qps.back(), 1000000000); // longer than the run
     }
-    Ptr<FabricNetDevice> bottleneck = topo->GetSwitch(0)->GetPort(0);
-    const Time half = MilliSeconds(20);
-    const Time end = MilliSeconds(40);
+    Ptr<FabricNetDevice> bottleneck = topo->GetSwitch(1)->GetPort(n);
+    const Time half = end / 2;
     std::vector<uint64_t> a(n);
     std::vector<uint64_t> b(n);
     Convergence c;
@@ -363,6 +364,89 @@ RunIncast(const std::string& cc, uint32_t n)
 }
 } // namespace
 
+TEST(Hpcc, WindowFollowsTheUtilizationOfTheBusiestHop)
+{
+    Ptr<RdmaQueuePair> qp = HandQp();
+    qp->SetBaseRtt(MicroSeconds(10));
+    Ptr<RdmaCcHpcc> cc = CreateObject<RdmaCcHpcc>();
+    cc->Init(*qp);
+    // T = 10 us, B = 100 Gb/s: W_init = 12.5 GB/s x 10 us = 125,000 B;
+    // W_AI = 50 Mb/s / 8 x 10 us = 62.5 B. U starts at 1.
+    EXPECT_EQ(qp->GetWindow(), 125000u);
+    EXPECT_DOUBLE_EQ(cc->GetReferenceWindow(), 125000.0);
+    IntRecord hop[2];
+    RdmaAckInfo ack;
+    ack.intHops = hop;
+    ack.nIntHops = 2;
+    // First ACK: telemetry only remembered.
+    hop[0] = {1000, 0, 0, 100000};
+    hop[1] = {1000, 0, 0, 100000};
+    ack.ackedPsn = 1;
+    cc->OnAck(*qp, ack);
+    EXPECT_EQ(qp->GetWindow(), 125000u);
+    // 1 us later: hop 0 sent 6,250 B (50 Gb/s: u0 = 0.5); hop 1 sent
+    // 12,500 B (line rate) and now holds 25,000 B, but held 0 before, and u
+    // takes min(qlen, qlen_prev) = 0: u1 = 1.0. The busiest hop wins: u = 1,
+    // tau = 1 us: U = 0.9 x 1 + 0.1 x 1 = 1 >= eta: W = Wc / (U / eta) +
+    // W_AI = 125,000 x 0.95 + 62.5; the ACK passes PSN 0, so Wc = W.
+    hop[0] = {2000, 6250, 0, 100000};
+    hop[1] = {2000, 12500, 25000, 100000};
+    ack.ackedPsn = 2;
+    cc->OnAck(*qp, ack);
+    double w = 125000.0 * 0.95 / 1.0 + 62.5;
+    EXPECT_NEAR(cc->GetAlpha(), 1.0, 1e-12);
+    EXPECT_NEAR(cc->GetWindow(), w, 1e-6);
+    EXPECT_NEAR(cc->GetReferenceWindow(), w, 1e-6);
+    const double wc = w;
+    hop[0] = {3000, 12500, 0, 100000};
+    hop[1] = {3000, 25000, 25000, 100000};
+    // The update recorded the QP's next PSN to send, 0 for this hand-driven
+    // QP; an ACK that does not pass it leaves Wc alone.
+    ack.ackedPsn = 0;
+    cc->OnAck(*qp, ack);
+    // Another 1 us: hop 1 held 25,000 B in both samples: u1 = 25,000 x 8 /
+    // (100e9 x 10e-6) + 1 = 1.2, U = 0.9 x 1 + 0.1 x 1.2 = 1.02.
+    const double u = 0.9 * 1.0 + 0.1 * (25000.0 * 8 / (100e9 * 10e-6) + 1.0);
+    EXPECT_NEAR(cc->GetAlpha(), u, 1e-12);
+    EXPECT_NEAR(cc->GetWindow(), wc / (u / 0.95) + 62.5, 1e-6);
+    EXPECT_NEAR(cc->GetReferenceWindow(), wc, 1e-6);
+    // Pacing at W / T.
+    EXPECT_NEAR(qp->GetRate().GetBitRate(), cc->GetWindow() * 8 / 10e-6, 1.0);
+    Simulator::Destroy();
+}
+
+TEST(Hpcc, SwitchesStampIntAndTheReceiverEchoesIt)
+{
+    // A 2-leaf fabric: host 0 -> leaf0 -> spine -> leaf1 -> host 2 is 3
+    // switch egresses, so every ACK echoes 3 records.
+    LeafSpineHelper ls;
+    ls.SetShape(2, 1, 2);
+    ls.SetNicAttribute("CongestionControl", TypeIdValue(RdmaCcHpcc::GetTypeId()));
+    Ptr<FabricTopology> topo = ls.Install();
+    Ptr<RdmaQueuePair> qp = topo->Connect(0, 2, 3);
+    uint32_t maxHops = 0;
+    uint32_t dataSize = 0;
+    topo->GetNic(2)->GetDevice()->TraceConnectWithoutContext(
+        "MacRx",
+        MakeBoundCallback(
+            +[](std::pair<uint32_t*, uint32_t*> out, Ptr<const Packet> p) {
+                RoceFrameInfo info;
+                if (ParseRoceFrame(*p, info) && info.hasInt)
+                {
+                    *out.first = std::max<uint32_t>(*out.first, info.intHops);
+                    *out.second = p->GetSize();
+                }
+            },
+            std::make_pair(&maxHops, &dataSize)));
+    topo->GetNic(0)->PostSend(qp, 4096);
+    Simulator::Run();
+    EXPECT_EQ(maxHops, 3u);
+    // 4096 B payload + 58 B headers + 4 B shim + 3 x 16 B records.
+    EXPECT_EQ(dataSize, 4096u + 58 + 4 + 48);
+    EXPECT_TRUE(qp->IsIdle());
+    Simulator::Destroy();
+}
+
 TEST(Convergence, DcqcnAndDctcpConvergeOnIncasts)
 {
     // For 2:1 and 8:1 incasts at 100 Gb/s: Jain >= 0.95 and utilization >=
@@ -382,5 +466,28 @@ TEST(Convergence, DcqcnAndDctcpConvergeOnIncasts)
             EXPECT_LT(c.maxQueue, 1000000u) << cc << " " << n << ":1";
             EXPECT_LT(c.pauseFrames * 10, none.pauseFrames) << cc << " " << n << ":1";
         }
+    }
+}
+
+TEST(Convergence, HpccConvergesWithNearZeroQueue)
+{
+    // HPCC on the same incasts, second half of 80 ms: utilization near
+    // eta = 0.95 (at least 90%), the bottleneck queue near zero (at most 5
+    // full frames over the whole second half: 5 x (4154 B + 4 B INT shim) =
+    // 20,790 B, against megabytes with PFC alone) and no PFC pause. 2:1 is
+    // fair (Jain >= 0.95). At 8:1 the windows only equalize through W_AI
+    // (29 B per RTT against ~14 KB windows): Jain measured 0.915 at 80 ms, so
+    // fairness is asserted for 2:1 only (an open item of the CC issue).
+    for (uint32_t n : {2u, 8u})
+    {
+        const Convergence c = RunIncast("ns3::RdmaCcHpcc", n, MilliSeconds(80));
+        if (n == 2)
+        {
+            EXPECT_GE(c.jain, 0.95) << n;
+        }
+        EXPECT_GE(c.utilization, 0.90) << n;
+        EXPECT_LE(c.utilization, 0.96) << n; // HPCC aims at eta, not line rate
+        EXPECT_LE(c.maxQueue, 5u * 4158u) << n;
+        EXPECT_EQ(c.pauseFrames, 0u) << n;
     }
 }

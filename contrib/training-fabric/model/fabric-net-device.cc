@@ -489,6 +489,12 @@ FabricNetDevice::GetQueueBytes(uint8_t cls) const
 }
 
 uint64_t
+FabricNetDevice::GetTxBytes() const
+{
+    return m_counters.txBytes;
+}
+
+uint64_t
 FabricNetDevice::GetTotalQueueBytes() const
 {
     return m_totalQueueBytes;

@@ -114,6 +114,8 @@ class FabricNetDevice : public NetDevice
     bool IsPaused(uint8_t cls) const;
     /// \return bytes waiting in class \p cls (frames as stored, no L1 overhead)
     uint64_t GetQueueBytes(uint8_t cls) const;
+    /// \return data-frame bytes sent so far (cheap; for INT stamping)
+    uint64_t GetTxBytes() const;
     /// \return bytes waiting in all classes
     uint64_t GetTotalQueueBytes() const;
     /// \return frames waiting in class \p cls

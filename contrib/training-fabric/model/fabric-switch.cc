@@ -26,6 +26,7 @@ NS_OBJECT_ENSURE_REGISTERED(FabricSwitch);
 namespace
 {
 constexpr uint32_t kEctTagBit = 1u << 16; //!< tag bit: frame is ECN-capable
+constexpr uint32_t kIntTagBit = 1u << 17; //!< tag bit: frame carries an INT shim
 constexpr uint32_t kPortTagMask = 0xffffu;
 } // namespace
 
@@ -259,7 +260,7 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
     m_counters.forwarded++;
     m_forwardTrace(p, inPort, out, cls);
     // ECT(0)/ECT(1) frames may be marked at egress; Not-ECT never.
-    const uint32_t tag = inPort | (info.ecn != 0 ? kEctTagBit : 0);
+    const uint32_t tag = inPort | (info.ecn != 0 ? kEctTagBit : 0) | (info.hasInt ? kIntTagBit : 0);
     m_ports[out]->Enqueue(p, cls, tag);
 }
 
@@ -306,6 +307,17 @@ FabricSwitch::OnDequeue(FabricNetDevice* dev, Ptr<Packet> p, uint8_t cls, uint32
     if (m_mmu->CheckXon(inPort, cls))
     {
         SendXon(inPort, cls);
+    }
+    if (tag & kIntTagBit)
+    {
+        // In-band telemetry at egress (HPCC): when the frame leaves, what this
+        // port has sent (this frame included), its queue and its rate.
+        IntRecord rec;
+        rec.timestampNs = static_cast<uint32_t>(Simulator::Now().GetNanoSeconds());
+        rec.txBytes = static_cast<uint32_t>(dev->GetTxBytes() + p->GetSize());
+        rec.qlenBytes = static_cast<uint32_t>(dev->GetQueueBytes(cls));
+        rec.rateMbps = static_cast<uint32_t>(dev->GetBitRate() / 1000000);
+        AppendIntRecord(p, rec);
     }
     if ((tag & kEctTagBit) && m_mmu->IsEcnEnabled())
     {

@@ -7,6 +7,8 @@
 #ifndef RDMA_CONGESTION_OPS_H
 #define RDMA_CONGESTION_OPS_H
 
+#include "roce-header.h"
+
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 
@@ -17,18 +19,6 @@ namespace ns3
 {
 
 class RdmaQueuePair;
-
-/**
- * \ingroup training-fabric
- * \brief One hop of in-band network telemetry, as a switch writes it at egress.
- */
-struct IntRecord
-{
-    uint64_t timestampNs{0}; //!< when the packet left the egress port
-    uint64_t txBytes{0};     //!< bytes the port had transmitted, this packet included
-    uint32_t qlenBytes{0};   //!< egress queue of the packet's class when it left
-    uint32_t rateMbps{0};    //!< line rate of the port
-};
 
 /**
  * \ingroup training-fabric

@@ -282,6 +282,7 @@ RdmaNic::PostSend(Ptr<RdmaQueuePair> qp, uint64_t bytes)
         // The algorithm starts with the first message, so that what the
         // owner set after Connect() (the base RTT) is known to it.
         qp->m_ccStarted = true;
+        qp->m_int = qp->m_cc->NeedsInt();
         qp->m_cc->Init(*qp);
     }
     Activate(*qp);
@@ -330,11 +331,18 @@ RdmaNic::BuildDataPacket(RdmaQueuePair& qp)
     {
         opcode = roce::kOpSendMiddle;
     }
+    // An empty INT shim (no hops yet, room for kIntMaxHops) when the
+    // algorithm wants telemetry.
+    static const uint8_t kEmptyShim[roce::kIntShimBytes] = {0, roce::kIntMaxHops, 0, 0};
     Ptr<Packet> p = qp.m_builder.Build(opcode,
                                        static_cast<uint32_t>(psn & kPsnMask),
                                        last,
                                        payload,
-                                       m_ecnCapable ? 2 : 0);
+                                       m_ecnCapable ? 2 : 0,
+                                       nullptr,
+                                       false,
+                                       qp.m_int ? kEmptyShim : nullptr,
+                                       qp.m_int ? roce::kIntShimBytes : 0);
     if (psn < qp.m_highestSent)
     {
         qp.m_retransmits++;
@@ -478,7 +486,7 @@ RdmaNic::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
     }
     if (info.opcode == roce::kOpAcknowledge)
     {
-        ReceiveAck(info, info.becn);
+        ReceiveAck(info, *p);
     }
     else if (info.opcode == roce::kOpCnp)
     {
@@ -495,12 +503,12 @@ RdmaNic::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
     }
     else
     {
-        ReceiveData(info);
+        ReceiveData(info, *p);
     }
 }
 
 void
-RdmaNic::ReceiveData(const RoceFrameInfo& info)
+RdmaNic::ReceiveData(const RoceFrameInfo& info, const Packet& p)
 {
     const uint32_t rqpn = info.destQp - 2;
     if (rqpn >= m_recvQps.size())
@@ -526,6 +534,10 @@ RdmaNic::ReceiveData(const RoceFrameInfo& info)
         }
     }
     const uint32_t diff = (info.psn - r.expectedPsn) & kPsnMask;
+    if (info.hasInt)
+    {
+        r.intBytes = CopyIntBlock(p, info, r.intBlock, sizeof(r.intBlock));
+    }
     if (diff == 0)
     {
         r.expectedPsn = (r.expectedPsn + 1) & kPsnMask;
@@ -590,15 +602,24 @@ RdmaNic::SendAck(uint32_t rqpn, uint32_t psn, bool nak)
         m_counters.acksTx++;
     }
     aeth.SetMsn(static_cast<uint32_t>(r.msgSeq & kPsnMask));
-    Ptr<Packet> p = r.ackBuilder.Build(roce::kOpAcknowledge, psn, false, 0, 0, &aeth, r.ceSinceAck);
+    Ptr<Packet> p = r.ackBuilder.Build(roce::kOpAcknowledge,
+                                       psn,
+                                       false,
+                                       0,
+                                       0,
+                                       &aeth,
+                                       r.ceSinceAck,
+                                       r.intBytes ? r.intBlock : nullptr,
+                                       r.intBytes);
     r.ceSinceAck = false;
     r.sinceAck = 0;
     m_dev->Enqueue(p, m_ackClass, 0);
 }
 
 void
-RdmaNic::ReceiveAck(const RoceFrameInfo& info, bool becn)
+RdmaNic::ReceiveAck(const RoceFrameInfo& info, const Packet& p)
 {
+    const bool becn = info.becn;
     const uint32_t qpn = info.destQp - 2;
     if (qpn >= m_sendQps.size())
     {
@@ -634,6 +655,12 @@ RdmaNic::ReceiveAck(const RoceFrameInfo& info, bool becn)
     }
     RdmaAckInfo ack;
     ack.ecnEcho = becn;
+    IntRecord hops[roce::kIntMaxHops];
+    if (info.hasInt)
+    {
+        ack.nIntHops = ReadIntRecords(p, info, hops, roce::kIntMaxHops);
+        ack.intHops = hops;
+    }
     if (newUna > qp.m_sndUna)
     {
         const uint64_t oldBytes = qp.PsnToByte(qp.m_sndUna);

@@ -121,8 +121,8 @@ class RdmaNic : public Object
     Ptr<Packet> BuildDataPacket(RdmaQueuePair& qp);
     void Activate(RdmaQueuePair& qp);
     void Wake();
-    void ReceiveData(const RoceFrameInfo& info);
-    void ReceiveAck(const RoceFrameInfo& info, bool becn);
+    void ReceiveData(const RoceFrameInfo& info, const Packet& p);
+    void ReceiveAck(const RoceFrameInfo& info, const Packet& p);
     void SendAck(uint32_t rqpn, uint32_t psn, bool nak);
     void ArmRto(RdmaQueuePair& qp);
     void RtoExpired(uint32_t qpn);
@@ -141,6 +141,8 @@ class RdmaNic : public Object
         RoceFrameBuilder ackBuilder;
         bool cnpSent{false};
         Time lastCnp;
+        uint8_t intBlock[roce::kIntShimBytes + roce::kIntMaxHops * roce::kIntRecordBytes];
+        uint32_t intBytes{0};         //!< INT of the last data packet, echoed in the next ACK
         Ptr<RdmaQueuePair> requester; //!< for the receive-completion callback only
     };
 

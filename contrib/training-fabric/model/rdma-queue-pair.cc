@@ -198,6 +198,18 @@ RdmaQueuePair::GetTimeouts() const
     return m_timeouts;
 }
 
+uint64_t
+RdmaQueuePair::GetNextPsn() const
+{
+    return m_sndNxt;
+}
+
+uint64_t
+RdmaQueuePair::GetUnackedPsn() const
+{
+    return m_sndUna;
+}
+
 Time
 RdmaQueuePair::GetLastRtt() const
 {

@@ -82,6 +82,10 @@ class RdmaQueuePair : public Object
     uint64_t GetRetransmits() const;
     /// \return number of retransmission timeouts
     uint64_t GetTimeouts() const;
+    /// \return the next PSN to send (64-bit)
+    uint64_t GetNextPsn() const;
+    /// \return the first unacknowledged PSN (64-bit)
+    uint64_t GetUnackedPsn() const;
     /// \return the last RTT sample (0 before the first)
     Time GetLastRtt() const;
     /// \return true when every posted message is acknowledged
@@ -132,11 +136,13 @@ class RdmaQueuePair : public Object
 
     TracedValue<DataRate> m_rate;
     TracedValue<uint64_t> m_window;
-    uint64_t m_nextTxPs{0};  //!< earliest time (ps) of the next packet under pacing
-    bool m_active{false};    //!< in the NIC's active list
-    bool m_ccStarted{false}; //!< congestion control initialized (at the first post)
-    Time m_lastProgress;     //!< last time the ACK point advanced (RTO reference)
-    Time m_lastRtt;          //!< last RTT sample
+    uint64_t m_nextTxPs{0}; //!< earliest time (ps) of the next packet under pacing
+    bool m_active{false};   //!< in the NIC's active list
+    bool m_ccStarted{false};
+    bool m_int{false};   //!< data packets carry an INT shim //!< congestion control initialized (at
+                         //!< the first post)
+    Time m_lastProgress; //!< last time the ACK point advanced (RTO reference)
+    Time m_lastRtt;      //!< last RTT sample
     EventId m_rtoEvent;
     uint64_t m_retransmits{0};
     uint64_t m_timeouts{0};

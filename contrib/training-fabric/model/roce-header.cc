@@ -6,6 +6,7 @@
 #include "ns3/log.h"
 #include "ns3/packet.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace ns3
@@ -505,7 +506,7 @@ IcrcTrailer::GetValue() const
 bool
 ParseRoceFrame(const Packet& p, RoceFrameInfo& out)
 {
-    uint8_t b[roce::kAckFrameBytes - roce::kIcrcBytes]; // 58
+    uint8_t b[kAeth + roce::kAethBytes + roce::kIntShimBytes]; // 62
     const uint32_t n = p.CopyData(b, sizeof(b));
     if (n < kBth + roce::kBthBytes)
     {
@@ -527,25 +528,119 @@ ParseRoceFrame(const Packet& p, RoceFrameInfo& out)
     out.dstPort = roce::kUdpDstPort;
     out.opcode = b[kBth];
     out.becn = b[kBth + 4] & 0x40;
+    out.hasInt = b[kBth + 4] & roce::kBthIntFlag;
     out.destQp = Get24(b + kBth + 5);
     out.ackReq = b[kBth + 8] & 0x80;
     out.psn = Get24(b + kBth + 9);
     const uint32_t ipLen = Get16(b + kIp + 2);
     uint32_t headers =
         roce::kIpv4HeaderBytes + roce::kUdpHeaderBytes + roce::kBthBytes + roce::kIcrcBytes;
+    uint32_t shim = kAeth;
     out.hasAeth = (out.opcode == roce::kOpAcknowledge) && n >= kAeth + roce::kAethBytes;
     if (out.hasAeth)
     {
         out.aethSyndrome = b[kAeth];
         out.msn = Get24(b + kAeth + 1);
         headers += roce::kAethBytes;
+        shim += roce::kAethBytes;
     }
     else
     {
         out.aethSyndrome = 0;
         out.msn = 0;
     }
+    out.intHops = 0;
+    if (out.hasInt && n >= shim + roce::kIntShimBytes)
+    {
+        out.intHops = b[shim];
+        headers += roce::kIntShimBytes + out.intHops * roce::kIntRecordBytes;
+    }
     out.payloadBytes = ipLen > headers ? ipLen - headers : 0;
+    return true;
+}
+
+namespace
+{
+/// Offset of the INT shim in a frame.
+inline uint32_t
+IntShimOffset(const RoceFrameInfo& info)
+{
+    return kAeth + (info.hasAeth ? roce::kAethBytes : 0);
+}
+} // namespace
+
+uint32_t
+CopyIntBlock(const Packet& p, const RoceFrameInfo& info, uint8_t* out, uint32_t max)
+{
+    if (!info.hasInt)
+    {
+        return 0;
+    }
+    const uint32_t len = roce::kIntShimBytes + info.intHops * roce::kIntRecordBytes;
+    if (len > max)
+    {
+        return 0;
+    }
+    uint8_t b[kAeth + roce::kAethBytes + roce::kIntShimBytes +
+              roce::kIntMaxHops * roce::kIntRecordBytes];
+    const uint32_t off = IntShimOffset(info);
+    if (p.CopyData(b, off + len) != off + len)
+    {
+        return 0;
+    }
+    std::memcpy(out, b + off, len);
+    return len;
+}
+
+uint32_t
+ReadIntRecords(const Packet& p, const RoceFrameInfo& info, IntRecord* out, uint32_t max)
+{
+    uint8_t block[roce::kIntShimBytes + roce::kIntMaxHops * roce::kIntRecordBytes];
+    const uint32_t len = CopyIntBlock(p, info, block, sizeof(block));
+    if (len == 0)
+    {
+        return 0;
+    }
+    const uint32_t hops = std::min<uint32_t>(block[0], max);
+    for (uint32_t i = 0; i < hops; ++i)
+    {
+        const uint8_t* r = block + roce::kIntShimBytes + i * roce::kIntRecordBytes;
+        out[i].timestampNs = Get32(r);
+        out[i].txBytes = Get32(r + 4);
+        out[i].qlenBytes = Get32(r + 8);
+        out[i].rateMbps = Get32(r + 12);
+    }
+    return hops;
+}
+
+bool
+AppendIntRecord(Ptr<Packet> p, const IntRecord& rec)
+{
+    RoceFrameInfo info;
+    if (!ParseRoceFrame(*p, info) || !info.hasInt || info.intHops >= roce::kIntMaxHops)
+    {
+        return false;
+    }
+    const uint32_t off = IntShimOffset(info);
+    const uint32_t oldLen = off + roce::kIntShimBytes + info.intHops * roce::kIntRecordBytes;
+    uint8_t b[kAeth + roce::kAethBytes + roce::kIntShimBytes +
+              (roce::kIntMaxHops + 1) * roce::kIntRecordBytes];
+    if (p->CopyData(b, oldLen) != oldLen)
+    {
+        return false;
+    }
+    uint8_t* r = b + oldLen;
+    Put32(r, rec.timestampNs);
+    Put32(r + 4, rec.txBytes);
+    Put32(r + 8, rec.qlenBytes);
+    Put32(r + 12, rec.rateMbps);
+    b[off] = static_cast<uint8_t>(info.intHops + 1);
+    Put16(b + kIp + 2, static_cast<uint16_t>(Get16(b + kIp + 2) + roce::kIntRecordBytes));
+    Put16(b + kUdp + 4, static_cast<uint16_t>(Get16(b + kUdp + 4) + roce::kIntRecordBytes));
+    Put16(b + kIp + 10, 0);
+    Put16(b + kIp + 10, Ipv4Checksum(b + kIp));
+    p->RemoveAtStart(oldLen);
+    p->AddHeader(RawBytesHeader(b, oldLen + roce::kIntRecordBytes));
     return true;
 }
 
@@ -607,13 +702,25 @@ RoceFrameBuilder::Build(uint8_t opcode,
                         uint32_t payloadBytes,
                         uint8_t ecn,
                         const AethHeader* aeth,
-                        bool becn) const
+                        bool becn,
+                        const uint8_t* intBlock,
+                        uint32_t intBytes) const
 {
-    uint8_t b[58];
+    uint8_t b[kAeth + roce::kAethBytes + roce::kIntShimBytes +
+              roce::kIntMaxHops * roce::kIntRecordBytes];
     std::memcpy(b, m_image, kAeth);
-    const uint32_t headerBytes = kAeth + (aeth ? roce::kAethBytes : 0);
+    uint32_t headerBytes = kAeth + (aeth ? roce::kAethBytes : 0);
+    if (intBlock)
+    {
+        NS_ASSERT(intBytes <= roce::kIntShimBytes + roce::kIntMaxHops * roce::kIntRecordBytes);
+        std::memcpy(b + headerBytes, intBlock, intBytes);
+    }
+    else
+    {
+        intBytes = 0;
+    }
     const uint32_t udpLen =
-        roce::kUdpHeaderBytes + (headerBytes - kBth) + payloadBytes + roce::kIcrcBytes;
+        roce::kUdpHeaderBytes + (headerBytes - kBth) + intBytes + payloadBytes + roce::kIcrcBytes;
     const uint32_t ipLen = roce::kIpv4HeaderBytes + udpLen;
     b[kIp + 1] = static_cast<uint8_t>((b[kIp + 1] & 0xfc) | (ecn & 0x3));
     Put16(b + kIp + 2, static_cast<uint16_t>(ipLen));
@@ -622,7 +729,7 @@ RoceFrameBuilder::Build(uint8_t opcode,
     Put16(b + kIp + 10, Ipv4Checksum(b + kIp));
     Put16(b + kUdp + 4, static_cast<uint16_t>(udpLen));
     b[kBth] = opcode;
-    b[kBth + 4] = becn ? 0x40 : 0;
+    b[kBth + 4] = static_cast<uint8_t>((becn ? 0x40 : 0) | (intBlock ? roce::kBthIntFlag : 0));
     b[kBth + 8] = ackReq ? 0x80 : 0;
     Put24(b + kBth + 9, psn & 0xffffff);
     if (aeth)
@@ -631,7 +738,7 @@ RoceFrameBuilder::Build(uint8_t opcode,
         Put24(b + kAeth + 1, aeth->GetMsn());
     }
     Ptr<Packet> p = Create<Packet>(payloadBytes);
-    p->AddHeader(RawBytesHeader(b, headerBytes));
+    p->AddHeader(RawBytesHeader(b, headerBytes + intBytes));
     p->AddTrailer(IcrcTrailer());
     if (p->GetSize() < roce::kMinFrameBytes)
     {

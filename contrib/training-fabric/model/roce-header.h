@@ -45,6 +45,14 @@ constexpr uint32_t kAckFrameBytes = kDataHeaderBytes + kAethBytes;
 constexpr uint32_t kCnpPayloadBytes = 16;
 /// IANA-assigned UDP destination port of RoCEv2.
 constexpr uint16_t kUdpDstPort = 4791;
+/// INT shim after the BTH (and AETH): hop count, maximum hops, 2 reserved bytes.
+constexpr uint32_t kIntShimBytes = 4;
+/// One INT hop record: timestamp (ns), tx bytes, queue bytes, rate (Mb/s), 32 bits each.
+constexpr uint32_t kIntRecordBytes = 16;
+/// Most hops an INT shim records (the HPCC simulator's limit).
+constexpr uint32_t kIntMaxHops = 5;
+/// BTH byte 4 bit (one of the reserved bits after FECN/BECN) flagging an INT shim.
+constexpr uint8_t kBthIntFlag = 0x20;
 
 // Reliable-connection opcodes (IBTA vol. 1 table 38) and the RoCEv2 CNP.
 constexpr uint8_t kOpSendFirst = 0x00;
@@ -199,7 +207,43 @@ struct RoceFrameInfo
     uint8_t aethSyndrome{0};
     uint32_t msn{0};
     uint32_t payloadBytes{0};
+    bool hasInt{false}; //!< an INT shim follows the BTH (and AETH)
+    uint8_t intHops{0}; //!< records in the shim
 };
+
+/**
+ * \ingroup training-fabric
+ * \brief One hop of in-band network telemetry (HPCC), as a switch writes it
+ * at egress. On the wire each field is 32 bits; timestamps and byte counts
+ * wrap, and consumers use wrap-safe differences.
+ */
+struct IntRecord
+{
+    uint32_t timestampNs{0}; //!< when the packet left the egress port
+    uint32_t txBytes{0};     //!< bytes the port had sent, this packet included (mod 2^32)
+    uint32_t qlenBytes{0};   //!< egress queue of the packet's class when it left
+    uint32_t rateMbps{0};    //!< line rate of the port
+};
+
+/**
+ * Read the INT records of a frame parsed by ParseRoceFrame.
+ * \return the number of records written to \p out (at most \p max)
+ */
+uint32_t ReadIntRecords(const Packet& p, const RoceFrameInfo& info, IntRecord* out, uint32_t max);
+
+/**
+ * Copy the INT shim and its records (to echo them in an ACK).
+ * \return bytes copied (0 when the frame has no shim)
+ */
+uint32_t CopyIntBlock(const Packet& p, const RoceFrameInfo& info, uint8_t* out, uint32_t max);
+
+/**
+ * Append one INT record to a frame's shim (growing it by 16 bytes and fixing
+ * the IPv4 and UDP lengths and the IPv4 checksum). Does nothing when the frame
+ * has no shim or its shim is full.
+ * \return true when a record was added
+ */
+bool AppendIntRecord(Ptr<Packet> p, const IntRecord& rec);
 
 /**
  * Decode a frame at fixed offsets (Ethernet 0-13, IPv4 14-33, UDP 34-41,
@@ -246,6 +290,9 @@ class RoceFrameBuilder
      * \param ecn IPv4 ECN field (2 = ECT(0))
      * \param aeth AETH for ACK/NAK frames, else nullptr
      * \param becn BTH BECN bit
+     * \param intBlock an INT shim (and records) to carry after the BTH/AETH
+     *        (BTH INT flag set), or nullptr
+     * \param intBytes its size
      * \return the complete frame (Ethernet header to ICRC, padded to 60 B)
      */
     Ptr<Packet> Build(uint8_t opcode,
@@ -254,7 +301,9 @@ class RoceFrameBuilder
                       uint32_t payloadBytes,
                       uint8_t ecn,
                       const AethHeader* aeth = nullptr,
-                      bool becn = false) const;
+                      bool becn = false,
+                      const uint8_t* intBlock = nullptr,
+                      uint32_t intBytes = 0) const;
 
   private:
     uint8_t m_image[58]{}; //!< Ethernet + IPv4 + UDP + BTH (+ AETH) template
