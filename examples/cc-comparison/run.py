@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Congestion-control comparison: PFC alone vs DCQCN vs HPCC vs TIMELY (and
+patched TIMELY, DCTCP) on two training-like patterns:
+
+  (a) ring all-reduce on 16 hosts of a 2-leaf fabric, as explicit flows: each
+      host sends 2(N-1)/N x S bytes to its ring successor (the bytes a ring
+      all-reduce moves per host; the step dependencies come with the
+      collective driver);
+  (b) all-to-all across a 2-leaf fabric with 2:1 oversubscription (8 hosts
+      of 100 Gb/s per leaf, 4 spines of 100 Gb/s).
+
+Runs ./build/bin/tf-run for every (pattern, algorithm), writes
+results/cc-comparison/{table.md,table.csv,cc-comparison.png}.
+
+  python3 examples/cc-comparison/run.py [--quick]
+"""
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+OUT = os.path.join(ROOT, "results", "cc-comparison")
+TF_RUN = os.path.join(ROOT, "build", "bin", "tf-run")
+ALGORITHMS = ["none", "dcqcn", "hpcc", "timely", "timely-patched", "dctcp"]
+
+
+def fabric(spines):
+    return {"type": "leaf-spine", "leaves": 2, "spines": spines, "hosts_per_leaf": 8,
+            "host_link": {"rate": "100Gbps", "delay": "1us"},
+            "fabric_link": {"rate": "100Gbps", "delay": "1us"}}
+
+
+def patterns(quick):
+    n = 16
+    size = 16_000_000 if quick else 64_000_000  # all-reduce buffer S
+    per_host = 2 * (n - 1) * size // n
+    # Ring order alternates leaves, as NCCL rings cross the fabric.
+    order = [h for pair in zip(range(0, 8), range(8, 16)) for h in pair]
+    ring = [{"src": order[i], "dst": order[(i + 1) % n], "bytes": per_host}
+            for i in range(n)]
+    a2a = "1MB" if quick else "4MB"
+    return {
+        "ring-allreduce": {"topology": fabric(8),
+                           "workload": {"type": "flows", "flows": ring}},
+        "all-to-all-2to1": {"topology": fabric(4),
+                            "workload": {"type": "all-to-all", "bytes": a2a}},
+    }
+
+
+def run(pattern, spec, cc):
+    name = f"{pattern}-{cc}"
+    scenario = dict(spec)
+    scenario.update({"name": name, "nic": {"cc": cc}, "stop": "1s", "seed": 1,
+                     "switch": {"buffer": "16MB", "pfc": True,
+                                "ecn": {"kmin": "100KB", "kmax": "400KB", "pmax": 0.2}}})
+    path = os.path.join(OUT, "scenarios", name + ".json")
+    with open(path, "w") as f:
+        json.dump(scenario, f, indent=1)
+    out = os.path.join(OUT, "runs", name)
+    subprocess.run([TF_RUN, path, "--out", out], check=True, stdout=subprocess.DEVNULL)
+    with open(os.path.join(out, "summary.json")) as f:
+        return json.load(f)
+
+
+def main():
+    quick = "--quick" in sys.argv
+    os.makedirs(os.path.join(OUT, "scenarios"), exist_ok=True)
+    rows = []
+    for pattern, spec in patterns(quick).items():
+        for cc in ALGORITHMS:
+            s = run(pattern, spec, cc)
+            rows.append({
+                "pattern": pattern, "cc": cc,
+                "completion_ms": s["sim_time_s"] * 1e3,
+                "slowdown_p50": s["fct_slowdown"]["p50"],
+                "slowdown_p99": s["fct_slowdown"]["p99"],
+                "pause_frames": s["pfc_pause_frames"],
+                "max_queue_kb": s["max_queue_bytes"] / 1e3,
+                "mean_queue_kb": s["cc"]["mean_queue_bytes"] / 1e3,
+                "completed": f'{s["flows_completed"]}/{s["flows_total"]}',
+            })
+            print(f'{pattern:16s} {cc:15s} {rows[-1]["completion_ms"]:8.3f} ms', flush=True)
+    keys = list(rows[0].keys())
+    with open(os.path.join(OUT, "table.csv"), "w") as f:
+        f.write(",".join(keys) + "\n")
+        for r in rows:
+            f.write(",".join(str(r[k]) for k in keys) + "\n")
+    lines = ["| pattern | cc | completion (ms) | slowdown p50 | slowdown p99 | PFC pauses | "
+             "max queue (KB) | mean queue (KB) | flows |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        lines.append(f'| {r["pattern"]} | {r["cc"]} | {r["completion_ms"]:.3f} | '
+                     f'{r["slowdown_p50"]:.2f} | {r["slowdown_p99"]:.2f} | {r["pause_frames"]} | '
+                     f'{r["max_queue_kb"]:.0f} | {r["mean_queue_kb"]:.0f} | {r["completed"]} |')
+    table = "\n".join(lines) + "\n"
+    with open(os.path.join(OUT, "table.md"), "w") as f:
+        f.write(table)
+    print(table)
+    plot(rows)
+
+
+def plot(rows):
+    """Two panels: completion time and p99 slowdown per algorithm and pattern."""
+    data = os.path.join(OUT, "plot.dat")
+    patterns_ = sorted({r["pattern"] for r in rows})
+    with open(data, "w") as f:
+        for cc in ALGORITHMS:
+            vals = []
+            for p in patterns_:
+                r = next(x for x in rows if x["pattern"] == p and x["cc"] == cc)
+                vals += [r["completion_ms"], r["slowdown_p99"]]
+            f.write(cc + " " + " ".join(f"{v:.6g}" for v in vals) + "\n")
+    png = os.path.join(OUT, "cc-comparison.png")
+    script = f"""
+set terminal pngcairo size 1100,450 noenhanced
+set output '{png}'
+set key left top
+set multiplot layout 1,2 title 'Congestion control on training traffic (16 hosts, 100 Gb/s)'
+set style data histogram
+set style histogram clustered gap 1
+set style fill solid 0.8 border -1
+set boxwidth 0.9
+set xtics rotate by -30
+set grid ytics
+set ylabel 'completion time (ms)'
+set title 'completion time'
+plot '{data}' using 2:xtic(1) title '{patterns_[0]}', '' using 4 title '{patterns_[1]}'
+set ylabel 'FCT slowdown, p99'
+set title 'p99 slowdown'
+set logscale y
+plot '{data}' using 3:xtic(1) title '{patterns_[0]}', '' using 5 title '{patterns_[1]}'
+unset multiplot
+"""
+    try:
+        subprocess.run(["gnuplot"], input=script.encode(), check=True)
+        print("plot:", png)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print("gnuplot failed, no plot:", e)
+
+
+if __name__ == "__main__":
+    main()
