@@ -3,6 +3,7 @@
  */
 #include "scenario-config.h"
 
+#include "collective-plan.h"
 #include "topology-file-helper.h"
 
 #include "ns3/fabric-topology.h"
@@ -379,7 +380,8 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
     }
     Section w(root.File(), "workload", *v);
     WorkloadConfig& wl = cfg.workload;
-    wl.type = w.Str("type", "flows", {"flows", "all-to-all", "incast", "permutation"});
+    wl.type =
+        w.Str("type", "flows", {"flows", "all-to-all", "incast", "permutation", "collective"});
     auto common = [&](Section& s, FlowSpec& f, bool needBytes) {
         if (needBytes && !s.Find("bytes"))
         {
@@ -503,6 +505,106 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
             f.src = s;
             f.dst = receiver;
             wl.flows.push_back(f);
+        }
+    }
+    else if (wl.type == "collective")
+    {
+        CollectiveWorkload& c = wl.collective;
+        c.collective = w.Str("collective",
+                             "all-reduce",
+                             {"all-reduce", "reduce-scatter", "all-gather", "all-to-all"});
+        c.algorithm =
+            w.Str("algorithm",
+                  "ring",
+                  {"ring", "direct", "halving-doubling", "double-binary-tree", "hierarchical"});
+        if (!w.Find("bytes"))
+        {
+            w.Fail("workload.bytes", "missing (the collective's buffer size per rank)");
+        }
+        c.bytes = w.Size("bytes", 0, 1);
+        const json* gv = w.Find("group");
+        if (!gv || (gv->is_string() && gv->get<std::string>() == "all"))
+        {
+            for (uint32_t h = 0; h < hosts; ++h)
+            {
+                c.group.push_back(h);
+            }
+        }
+        else if (gv->is_array())
+        {
+            std::set<uint32_t> seen;
+            for (std::size_t i = 0; i < gv->size(); ++i)
+            {
+                const std::string key = "workload.group[" + std::to_string(i) + "]";
+                uint32_t h = HostId(w, key, (*gv)[i], hosts);
+                if (!seen.insert(h).second)
+                {
+                    w.Fail(key, "host " + std::to_string(h) + " is listed twice");
+                }
+                c.group.push_back(h);
+            }
+        }
+        else
+        {
+            w.Fail("workload.group", "expected \"all\" or an array of host indices", *gv);
+        }
+        if (c.group.size() < 2)
+        {
+            w.Fail("workload.group", "a collective needs at least two ranks");
+        }
+        c.chunks = static_cast<uint32_t>(w.UInt("chunks", 1, 1, 4096));
+        c.channels = static_cast<uint32_t>(w.UInt("channels", 1, 1, 64));
+        c.iterations = static_cast<uint32_t>(w.UInt("iterations", 1, 1, 100000));
+        c.priority = static_cast<uint8_t>(w.UInt("priority", 3, 0, 7));
+        if (const json* dv = w.Find("dims"))
+        {
+            if (!dv->is_array())
+            {
+                w.Fail("workload.dims", "expected an array of dimension sizes", *dv);
+            }
+            for (std::size_t i = 0; i < dv->size(); ++i)
+            {
+                c.dims.push_back(static_cast<uint32_t>(
+                    w.UIntOf("workload.dims[" + std::to_string(i) + "]", (*dv)[i], 1, 65536)));
+            }
+        }
+        if (const json* av = w.Find("dim_algorithms"))
+        {
+            if (!av->is_array())
+            {
+                w.Fail("workload.dim_algorithms", "expected an array of algorithm names", *av);
+            }
+            for (std::size_t i = 0; i < av->size(); ++i)
+            {
+                const std::string key = "workload.dim_algorithms[" + std::to_string(i) + "]";
+                if (!(*av)[i].is_string())
+                {
+                    w.Fail(key, "expected ring, direct or halving-doubling", (*av)[i]);
+                }
+                c.dimAlgorithms.push_back((*av)[i].get<std::string>());
+            }
+        }
+        // The plan checks the algorithm against the collective and the group.
+        CollectiveSpec spec;
+        spec.type = c.collective;
+        spec.algorithm = c.algorithm;
+        spec.bytes = c.bytes;
+        spec.ranks = static_cast<uint32_t>(c.group.size());
+        spec.chunks = c.chunks;
+        spec.channels = c.channels;
+        spec.dims = c.dims;
+        spec.dimAlgorithms = c.dimAlgorithms;
+        try
+        {
+            CollectiveSpec probe = spec;
+            probe.bytes = std::min<uint64_t>(spec.bytes, 1u << 20);
+            probe.chunks = 1;
+            probe.channels = 1;
+            PlanCollective(probe);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            w.Fail("workload.algorithm", e.what());
         }
     }
     else // permutation
@@ -1222,6 +1324,27 @@ ScenarioToJson(const ScenarioConfig& c)
     }
     j["routing"] = r;
     nlohmann::ordered_json w;
+    if (c.workload.type == "collective")
+    {
+        const CollectiveWorkload& cw = c.workload.collective;
+        w["type"] = "collective";
+        w["collective"] = cw.collective;
+        w["algorithm"] = cw.algorithm;
+        w["bytes"] = cw.bytes;
+        w["group"] = cw.group;
+        w["chunks"] = cw.chunks;
+        w["channels"] = cw.channels;
+        w["iterations"] = cw.iterations;
+        w["priority"] = cw.priority;
+        if (!cw.dims.empty())
+        {
+            w["dims"] = cw.dims;
+            w["dim_algorithms"] = cw.dimAlgorithms;
+        }
+        j["workload"] = w;
+        j["trace"] = {{"flows", c.trace.flows}, {"interval", time(c.trace.interval)}};
+        return j.dump(2) + "\n";
+    }
     w["type"] = "flows";
     w["flows"] = nlohmann::ordered_json::array();
     for (const auto& f : c.workload.flows)

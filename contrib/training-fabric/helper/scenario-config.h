@@ -165,11 +165,27 @@ struct FlowSpec
     uint8_t priority{3};
 };
 
+/// `workload` of type "collective": one collective, repeated.
+struct CollectiveWorkload
+{
+    std::string collective{"all-reduce"}; //!< all-reduce | reduce-scatter | all-gather | all-to-all
+    std::string algorithm{"ring"};
+    uint64_t bytes{0};
+    std::vector<uint32_t> group; //!< hosts, rank order
+    uint32_t chunks{1};
+    uint32_t channels{1};
+    uint32_t iterations{1};
+    std::vector<uint32_t> dims;
+    std::vector<std::string> dimAlgorithms;
+    uint8_t priority{3};
+};
+
 /// `workload` section, generated patterns expanded into explicit flows.
 struct WorkloadConfig
 {
-    std::string type{"flows"}; //!< flows | all-to-all | incast | permutation
+    std::string type{"flows"}; //!< flows | all-to-all | incast | permutation | collective
     std::vector<FlowSpec> flows;
+    CollectiveWorkload collective;
 };
 
 /// A whole scenario.

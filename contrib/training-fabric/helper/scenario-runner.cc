@@ -3,6 +3,7 @@
  */
 #include "scenario-runner.h"
 
+#include "collective-engine.h"
 #include "fabric-pcap-helper.h"
 #include "fabric-routing-helper.h"
 #include "fat-tree-helper.h"
@@ -376,6 +377,12 @@ ScenarioRunner::Build()
         m_topo->GetSwitch(s)->AssignStreams(static_cast<int64_t>(s));
     }
 
+    if (m_cfg.workload.type == "collective")
+    {
+        m_engine = std::make_unique<CollectiveEngine>(m_topo, m_cfg.workload.collective.priority);
+        Simulator::Schedule(Time(0), &ScenarioRunner::StartCollective, this);
+    }
+
     // Workload: one QP per flow, its message posted at the flow's start.
     const auto& flows = m_cfg.workload.flows;
     m_flows.resize(flows.size());
@@ -410,6 +417,41 @@ ScenarioRunner::Build()
         FabricPcapHelper pcap;
         pcap.EnablePcap(m_outDir + "/pcap/" + m_cfg.name, m_topo->GetDevices());
     }
+}
+
+void
+ScenarioRunner::StartCollective()
+{
+    const CollectiveWorkload& c = m_cfg.workload.collective;
+    CollectiveSpec spec;
+    spec.type = c.collective;
+    spec.algorithm = c.algorithm;
+    spec.bytes = c.bytes;
+    spec.chunks = c.chunks;
+    spec.channels = c.channels;
+    spec.dims = c.dims;
+    spec.dimAlgorithms = c.dimAlgorithms;
+    m_engine->Start(spec, c.group, MakeCallback(&ScenarioRunner::CollectiveDone, this));
+}
+
+void
+ScenarioRunner::CollectiveDone(uint32_t id)
+{
+    // Iterations run back to back, as a training loop's collectives would.
+    if (++m_iteration < m_cfg.workload.collective.iterations)
+    {
+        StartCollective();
+    }
+    else
+    {
+        Simulator::Stop();
+    }
+}
+
+std::string
+ScenarioRunner::CollectivesCsv() const
+{
+    return m_engine ? m_engine->RecordsCsv() : std::string();
 }
 
 void
@@ -481,7 +523,7 @@ ScenarioRunner::Run()
 {
     NS_ABORT_MSG_UNLESS(m_built && !m_ran, "ScenarioRunner::Run: Build() once, then Run() once");
     m_ran = true;
-    if (!m_flows.empty())
+    if (!m_flows.empty() || m_engine)
     {
         Simulator::Stop(m_cfg.stop);
         Simulator::Schedule(Time(0), &ScenarioRunner::Sample, this);
@@ -515,6 +557,16 @@ ScenarioRunner::Collect()
         m_flows[i].timeouts = m_qps[i]->GetTimeouts();
         t.retransmits += m_flows[i].retransmits;
         t.timeouts += m_flows[i].timeouts;
+    }
+    if (m_engine)
+    {
+        for (const auto& qp : m_engine->GetQps())
+        {
+            t.bytesSent += qp->GetBytesPosted();
+            t.bytesAcked += qp->GetBytesAcked();
+            t.retransmits += qp->GetRetransmits();
+            t.timeouts += qp->GetTimeouts();
+        }
     }
     for (uint32_t h = 0; h < m_topo->GetNHosts(); ++h)
     {
@@ -623,6 +675,49 @@ ScenarioRunner::SummaryJson() const
         Round9(m_queueSamples ? m_queueSampleSum / static_cast<double>(m_queueSamples) : 0.0);
     cc["cnp_sent"] = m_cnpSent;
     j["cc"] = cc;
+    if (m_engine)
+    {
+        const auto& recs = m_engine->GetRecords();
+        nlohmann::ordered_json cj;
+        uint64_t done = 0;
+        double busbw = 0;
+        for (const auto& r : recs)
+        {
+            if (r.done)
+            {
+                ++done;
+                const double dur = (r.finish - r.start).GetSeconds();
+                busbw += dur > 0 ? r.bytes * 8.0 / dur / 1e9 * r.busFactor : 0.0;
+            }
+        }
+        cj["type"] = m_cfg.workload.collective.collective;
+        cj["algorithm"] = m_cfg.workload.collective.algorithm;
+        cj["instances"] = recs.size();
+        cj["completed"] = done;
+        cj["mean_busbw_gbps"] = Round9(done ? busbw / done : 0.0);
+        j["collectives"] = cj;
+        // Every rank is busy until the last collective ends: with no compute,
+        // all of its communication is exposed (ASTRA-sim's definition).
+        nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
+        const Time end =
+            (!recs.empty() && recs.back().done) ? recs.back().finish : Simulator::Now();
+        const auto& group = m_cfg.workload.collective.group;
+        for (std::size_t r = 0; r < group.size(); ++r)
+        {
+            ranks.push_back({{"rank", r},
+                             {"host", group[r]},
+                             {"finish_s", Round9(end.GetSeconds())},
+                             {"compute_s", 0.0},
+                             {"exposed_comm_s", Round9(end.GetSeconds())}});
+        }
+        j["ranks"] = ranks;
+        if (done < m_cfg.workload.collective.iterations)
+        {
+            j["unfinished"] = {
+                {"collectives_unfinished", m_cfg.workload.collective.iterations - done},
+                {"reason", "stop time reached"}};
+        }
+    }
     if (t.flowsCompleted < m_flows.size())
     {
         nlohmann::ordered_json left;
@@ -690,6 +785,10 @@ ScenarioRunner::WriteOutputs(const std::string& dir) const
     {
         write("cc_trace.csv", CcTraceCsv());
     }
+    if (m_engine)
+    {
+        write("collectives.csv", CollectivesCsv());
+    }
 }
 
 std::string
@@ -726,6 +825,29 @@ ScenarioRunner::ConsoleSummary() const
                   static_cast<unsigned long long>(t.ecnMarked),
                   static_cast<unsigned long long>(t.maxQueueBytes));
     os << buf;
+    if (m_engine)
+    {
+        for (const auto& r : m_engine->GetRecords())
+        {
+            const double dur = (r.finish - r.start).GetSeconds();
+            const double algbw = r.done && dur > 0 ? r.bytes * 8.0 / dur / 1e9 : 0.0;
+            std::snprintf(
+                buf,
+                sizeof(buf),
+                "  collective %u: %s/%s of %llu B on %zu ranks: %s in %.3f ms, algbw %.2f "
+                "Gb/s, busbw %.2f Gb/s\n",
+                r.id,
+                r.type.c_str(),
+                r.algorithm.c_str(),
+                static_cast<unsigned long long>(r.bytes),
+                r.group.size(),
+                r.done ? "done" : "NOT finished",
+                dur * 1e3,
+                algbw,
+                algbw * r.busFactor);
+            os << buf;
+        }
+    }
     if (!m_pauseCycle.empty())
     {
         os << "  WARNING: stalled in a PFC pause cycle (deadlock):";

@@ -12,12 +12,14 @@
 #include "ns3/scenario-config.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
 
+class CollectiveEngine;
 class FabricTopology;
 class RdmaQueuePair;
 
@@ -76,6 +78,8 @@ class ScenarioRunner
     std::string FlowsCsv() const;
     /// \return cc_trace.csv text: per traced flow and sample, rate, window, RTT, alpha
     std::string CcTraceCsv() const;
+    /// \return collectives.csv text (collective workloads), else empty
+    std::string CollectivesCsv() const;
     /// Write summary.json, flows.csv and the resolved scenario.json to \p dir.
     void WriteOutputs(const std::string& dir) const;
     /// \return a few human-readable lines for the console
@@ -111,12 +115,16 @@ class ScenarioRunner
 
   private:
     void Sample();
+    void StartCollective();
+    void CollectiveDone(uint32_t id);
     void OnRecvComplete(uint32_t flow);
     void OnSendComplete(uint32_t flow);
     void Collect();
 
     ScenarioConfig m_cfg;
     std::string m_outDir;
+    std::unique_ptr<CollectiveEngine> m_engine;
+    uint32_t m_iteration{0};
     Ptr<FabricTopology> m_topo;
     std::vector<FlowRecord> m_flows;
     std::vector<Ptr<RdmaQueuePair>> m_qps;

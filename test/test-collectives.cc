@@ -1,0 +1,241 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Collective tests: transfer graphs (bytes per rank, step counts, acyclic
+ * dependencies) and completion times on an idle fabric against the
+ * bandwidth/latency formulas.
+ */
+#include "ns3/collective-engine.h"
+#include "ns3/collective-plan.h"
+#include "ns3/fabric-routing-helper.h"
+#include "ns3/fabric-topology.h"
+#include "ns3/leaf-spine-helper.h"
+#include "ns3/scenario-config.h"
+#include "ns3/scenario-runner.h"
+#include "ns3/simulator.h"
+
+#include <cmath>
+#include <fstream>
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+namespace
+{
+CollectiveSpec
+Spec(const std::string& type, const std::string& algo, uint64_t bytes, uint32_t n)
+{
+    CollectiveSpec s;
+    s.type = type;
+    s.algorithm = algo;
+    s.bytes = bytes;
+    s.ranks = n;
+    return s;
+}
+
+void
+ExpectAcyclic(const CollectivePlan& p)
+{
+    // Dependencies only point backwards: the graph is acyclic and a
+    // transfer's prerequisites exist before it.
+    for (uint32_t i = 0; i < p.transfers.size(); ++i)
+    {
+        for (uint32_t d : p.transfers[i].deps)
+        {
+            ASSERT_LT(d, i);
+        }
+    }
+}
+} // namespace
+
+TEST(CollectivePlan, BytesPerRankMatchTheTextbook)
+{
+    const uint64_t s = 8 * 1024 * 1024; // divisible by every group size below
+    // Ring all-reduce: 2(N-1) steps of S/N from every rank: 2(N-1)/N S each.
+    CollectivePlan ring = PlanCollective(Spec("all-reduce", "ring", s, 8));
+    EXPECT_EQ(ring.transfers.size(), 2u * 7 * 8);
+    EXPECT_DOUBLE_EQ(ring.busFactor, 2.0 * 7 / 8);
+    ExpectAcyclic(ring);
+    // Reduce-scatter and all-gather alone: (N-1)/N S.
+    for (const char* t : {"reduce-scatter", "all-gather"})
+    {
+        for (const char* a : {"ring", "direct", "halving-doubling"})
+        {
+            CollectivePlan p = PlanCollective(Spec(t, a, s, 8));
+            ExpectAcyclic(p);
+            for (uint32_t r = 0; r < 8; ++r)
+            {
+                EXPECT_EQ(BytesSentBy(p, r), s / 8 * 7) << t << " " << a << " rank " << r;
+            }
+        }
+    }
+    // All-reduce: 2(N-1)/N S per rank for ring, direct, halving-doubling and
+    // the hierarchical 2 x 4 (S/2 + 3/8 S, twice).
+    for (const char* a : {"ring", "direct", "halving-doubling"})
+    {
+        CollectivePlan p = PlanCollective(Spec("all-reduce", a, s, 8));
+        ExpectAcyclic(p);
+        for (uint32_t r = 0; r < 8; ++r)
+        {
+            EXPECT_EQ(BytesSentBy(p, r), s / 8 * 14) << a << " rank " << r;
+        }
+    }
+    CollectiveSpec h = Spec("all-reduce", "hierarchical", s, 8);
+    h.dims = {2, 4};
+    CollectivePlan hp = PlanCollective(h);
+    ExpectAcyclic(hp);
+    for (uint32_t r = 0; r < 8; ++r)
+    {
+        EXPECT_EQ(BytesSentBy(hp, r), s / 8 * 14) << "hierarchical rank " << r;
+    }
+    // Halving-doubling: 2 log2 N steps of N transfers.
+    EXPECT_EQ(PlanCollective(Spec("all-reduce", "halving-doubling", s, 8)).transfers.size(),
+              2u * 3 * 8);
+    // All-to-all direct: S/N to each of the N-1 others.
+    CollectivePlan a2a = PlanCollective(Spec("all-to-all", "direct", s, 8));
+    EXPECT_EQ(a2a.transfers.size(), 8u * 7);
+    EXPECT_EQ(BytesSentBy(a2a, 3), s / 8 * 7);
+    // Double binary tree: each tree moves half the data up and down every
+    // edge: every non-root sends S/2 up in one tree and is sent S/2 down.
+    CollectivePlan dbt = PlanCollective(Spec("all-reduce", "double-binary-tree", s, 7));
+    ExpectAcyclic(dbt);
+    EXPECT_EQ(dbt.transfers.size(), 2u * 2 * 6); // 2 trees x (6 up + 6 down)
+}
+
+TEST(CollectivePlan, ChunksAndChannelsSplitTheDataExactly)
+{
+    CollectiveSpec s = Spec("all-reduce", "ring", 1000003, 5);
+    s.chunks = 3;
+    s.channels = 2;
+    CollectivePlan p = PlanCollective(s);
+    EXPECT_EQ(p.transfers.size(), 2u * 3 * 2 * 4 * 5);
+    uint64_t total = 0;
+    for (const auto& t : p.transfers)
+    {
+        total += t.bytes;
+        EXPECT_LT(t.channel, 2u);
+    }
+    // Every byte crosses 2(N-1)/N x N = 2(N-1) links in all: 8 x 1,000,003.
+    EXPECT_EQ(total, 8u * 1000003u);
+}
+
+TEST(CollectivePlan, NonPowerOfTwoHalvingDoublingFallsBack)
+{
+    // 6 ranks: ranks 4, 5 fold onto 0, 1 (S each), 4 ranks run
+    // halving-doubling (2 x 2 steps), the result goes back (S each).
+    const uint64_t s = 4096 * 12;
+    CollectivePlan p = PlanCollective(Spec("all-reduce", "halving-doubling", s, 6));
+    ExpectAcyclic(p);
+    EXPECT_EQ(p.transfers.size(), 2u + 4 * 4 + 2u);
+    EXPECT_EQ(BytesSentBy(p, 4), s);
+    EXPECT_EQ(BytesSentBy(p, 5), s);
+    EXPECT_THROW(PlanCollective(Spec("reduce-scatter", "halving-doubling", s, 6)),
+                 std::invalid_argument);
+    EXPECT_THROW(PlanCollective(Spec("all-to-all", "ring", s, 6)), std::invalid_argument);
+    CollectiveSpec bad = Spec("all-reduce", "hierarchical", s, 6);
+    bad.dims = {4, 2};
+    EXPECT_THROW(PlanCollective(bad), std::invalid_argument);
+}
+
+namespace
+{
+/// Run one collective on 8 hosts of one 100 Gb/s leaf (1 us links); return seconds.
+double
+RunOnOneLeaf(const CollectiveSpec& spec)
+{
+    LeafSpineHelper ls;
+    ls.SetShape(1, 1, 8);
+    Ptr<FabricTopology> topo = ls.Install();
+    CollectiveEngine engine(topo);
+    std::vector<uint32_t> group{0, 1, 2, 3, 4, 5, 6, 7};
+    engine.Start(spec, group);
+    Simulator::Run();
+    const auto& rec = engine.GetRecords().at(0);
+    EXPECT_TRUE(rec.done);
+    Simulator::Destroy();
+    return (rec.finish - rec.start).GetSeconds();
+}
+
+// B: payload bandwidth. A full data frame is 4178 line bytes for 4096 of
+// payload; in these collectives every host sends and receives at once, so
+// each link direction also carries the ACK (62 B + 24 B = 86 line bytes, one
+// per data frame) of the opposite direction's data: B = 100 Gb/s x 4096 /
+// (4178 + 86). A step between two hosts of one leaf crosses 2 links; its
+// latency beyond the payload serialization is the last frame stored and
+// forwarded once (4178 x 8 / 100e9 = 0.33424 us) plus 2 x 1 us of propagation.
+constexpr double kB = 100e9 * 4096 / (4178 + 86);
+constexpr double kAlpha = 4178 * 8 / 100e9 + 2e-6;
+constexpr uint64_t kS = 64ull * 1024 * 1024; // S/8 and S/2^k are whole frames
+} // namespace
+
+TEST(CollectiveTiming, RingAllReduceMatchesTheFormula)
+{
+    // 2(N-1)/N S/B + 2(N-1) alpha, N = 8: 7/4 x 64 MiB / B + 14 alpha.
+    const double expected = 2.0 * 7 / 8 * kS * 8 / kB + 14 * kAlpha;
+    const double t = RunOnOneLeaf(Spec("all-reduce", "ring", kS, 8));
+    EXPECT_NEAR(t / expected, 1.0, 0.02) << t << " vs " << expected;
+}
+
+TEST(CollectiveTiming, HalvingDoublingAllReduceMatchesTheFormula)
+{
+    // Same bandwidth term, 2 log2 N = 6 step latencies.
+    const double expected = 2.0 * 7 / 8 * kS * 8 / kB + 6 * kAlpha;
+    const double t = RunOnOneLeaf(Spec("all-reduce", "halving-doubling", kS, 8));
+    EXPECT_NEAR(t / expected, 1.0, 0.02) << t << " vs " << expected;
+}
+
+TEST(CollectiveTiming, AllToAllMatchesTheFormula)
+{
+    // Each rank sends (N-1)/N S through its port (and receives as much):
+    // (N-1)/N S/B plus one step latency.
+    const double expected = 7.0 / 8 * kS * 8 / kB + kAlpha;
+    const double t = RunOnOneLeaf(Spec("all-to-all", "direct", kS, 8));
+    EXPECT_NEAR(t / expected, 1.0, 0.02) << t << " vs " << expected;
+}
+
+TEST(CollectiveTiming, ChunksAndChannelsKeepTheBandwidthBound)
+{
+    // Pipelining 4 chunks over 2 channels changes the latency terms, not the
+    // bandwidth bound: within 5% of 2(N-1)/N S/B.
+    CollectiveSpec s = Spec("all-reduce", "ring", kS, 8);
+    s.chunks = 4;
+    s.channels = 2;
+    const double bound = 2.0 * 7 / 8 * kS * 8 / kB;
+    const double t = RunOnOneLeaf(s);
+    EXPECT_GE(t, bound);
+    EXPECT_LE(t, 1.05 * bound);
+}
+
+TEST(CollectiveScenario, VerbatimWorkloadWritesCollectivesCsv)
+{
+    ScenarioConfig cfg = LoadScenarioFile(
+        "examples/incast-8to1.json",
+        {R"(workload={"type": "collective", "collective": "all-reduce", "algorithm": "ring", "bytes": "64MB", "group": "all", "chunks": 4, "channels": 2, "iterations": 1})"});
+    EXPECT_EQ(cfg.workload.collective.group.size(), 16u);
+    ScenarioRunner run(cfg);
+    run.Build();
+    run.Run();
+    const std::string csv = run.CollectivesCsv();
+    EXPECT_NE(csv.find("0,all-reduce,ring,64000000,16,"), std::string::npos) << csv;
+    EXPECT_NE(csv.find(",1\n"), std::string::npos) << csv; // completed
+    // 2(N-1)/N x S per rank: 16 x 30/16 x 64 MB = 1.92 GB moved, all of it
+    // delivered (the run stops at the last arrival, before the last ACKs).
+    EXPECT_EQ(run.GetTotals().bytesSent, 1920000000u);
+    EXPECT_EQ(run.GetTotals().bytesDelivered, 1920000000u);
+    EXPECT_NE(run.SummaryJson().find("\"exposed_comm_s\""), std::string::npos);
+}
+
+TEST(CollectiveScenario, BadCollectiveIsAScenarioError)
+{
+    try
+    {
+        LoadScenarioFile(
+            "examples/incast-8to1.json",
+            {R"(workload={"type": "collective", "collective": "all-to-all", "algorithm": "ring", "bytes": 1000})"});
+        FAIL();
+    }
+    catch (const ScenarioError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("workload.algorithm"), std::string::npos) << e.what();
+    }
+}
