@@ -14,6 +14,7 @@
 #include "ns3/fabric-routing-helper.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/leaf-spine-helper.h"
+#include "ns3/path-monitor.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/simulator.h"
@@ -34,6 +35,8 @@ main(int argc, char** argv)
     CommandLine cmd(__FILE__);
     cmd.AddValue("bytes", "bytes per ordered host pair", bytes);
     cmd.AddValue("hosts-per-leaf", "hosts per leaf (2 leaves, 8 spines)", hostsPerLeaf);
+    bool monitor = false;
+    cmd.AddValue("monitor", "attach the PathMonitor (10 us bins)", monitor);
     cmd.Parse(argc, argv);
 
     LeafSpineHelper ls;
@@ -43,6 +46,13 @@ main(int argc, char** argv)
     ls.SetMmuAttribute("BufferSize", UintegerValue(32 * 1000 * 1000));
     Ptr<FabricTopology> topo = ls.Install();
     FabricRoutingHelper::InstallEcmp(topo, EcmpRouting::CRC32, 1);
+    Ptr<PathMonitor> mon;
+    if (monitor)
+    {
+        name += "+monitor";
+        mon = CreateObject<PathMonitor>();
+        mon->Install(topo);
+    }
 
     const uint32_t n = topo->GetNHosts();
     uint32_t remaining = n * (n - 1);

@@ -1188,6 +1188,19 @@ ParseScenarioText(const std::string& jsonText,
         }
         tr.Finish();
     }
+    {
+        const json empty = json::object();
+        const json* v = root.Find("monitor");
+        Section m(file, "monitor", v ? *v : empty);
+        cfg.monitor.enabled = m.Bool("enabled", v != nullptr);
+        cfg.monitor.bin = m.TimeVal("bin", MicroSeconds(10));
+        if (!cfg.monitor.bin.IsStrictlyPositive())
+        {
+            m.Fail("monitor.bin", "expected a positive time", json(0));
+        }
+        cfg.monitor.elephantBytes = m.Size("elephant", 1000000);
+        m.Finish();
+    }
     root.Finish();
     return cfg;
 }
@@ -1343,6 +1356,9 @@ ScenarioToJson(const ScenarioConfig& c)
         }
         j["workload"] = w;
         j["trace"] = {{"flows", c.trace.flows}, {"interval", time(c.trace.interval)}};
+        j["monitor"] = {{"enabled", c.monitor.enabled},
+                        {"bin", time(c.monitor.bin)},
+                        {"elephant", c.monitor.elephantBytes}};
         return j.dump(2) + "\n";
     }
     w["type"] = "flows";
@@ -1357,6 +1373,9 @@ ScenarioToJson(const ScenarioConfig& c)
     }
     j["workload"] = w;
     j["trace"] = {{"flows", c.trace.flows}, {"interval", time(c.trace.interval)}};
+    j["monitor"] = {{"enabled", c.monitor.enabled},
+                    {"bin", time(c.monitor.bin)},
+                    {"elephant", c.monitor.elephantBytes}};
     return j.dump(2) + "\n";
 }
 

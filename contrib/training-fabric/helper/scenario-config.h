@@ -130,6 +130,14 @@ struct NicConfig
     Time cnpInterval; //!< DCQCN notification point: one CNP per QP per interval
 };
 
+/// `monitor` section: the FlowTracer-style path monitor.
+struct MonitorConfig
+{
+    bool enabled{false};
+    Time bin;                        //!< time bin of the per-link series
+    uint64_t elephantBytes{1000000}; //!< flows at least this large count for collisions
+};
+
 /// `trace` section: per-QP congestion-control time series and queue sampling.
 struct TraceConfig
 {
@@ -201,6 +209,7 @@ struct ScenarioConfig
     RoutingConfig routing;
     WorkloadConfig workload;
     TraceConfig trace;
+    MonitorConfig monitor;
     std::string sourcePath; //!< file the scenario came from
 };
 

@@ -19,6 +19,7 @@
 #include "ns3/fabric-switch.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/mac48-address.h"
+#include "ns3/path-monitor.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
@@ -142,6 +143,12 @@ const ScenarioConfig&
 ScenarioRunner::GetConfig() const
 {
     return m_cfg;
+}
+
+Ptr<PathMonitor>
+ScenarioRunner::GetMonitor() const
+{
+    return m_monitor;
 }
 
 const std::vector<ScenarioRunner::FlowRecord>&
@@ -410,6 +417,14 @@ ScenarioRunner::Build()
         Simulator::Schedule(f.start, [src, qp, bytes]() { src->PostSend(qp, bytes); });
     }
 
+    if (m_cfg.monitor.enabled)
+    {
+        m_monitor = CreateObject<PathMonitor>();
+        m_monitor->SetAttribute("BinWidth", TimeValue(m_cfg.monitor.bin));
+        m_monitor->SetAttribute("ElephantBytes", UintegerValue(m_cfg.monitor.elephantBytes));
+        m_monitor->Install(m_topo);
+    }
+
     if (m_cfg.pcap)
     {
         // One file per device: <dir>/pcap/<name>-<node>-<device>.pcap
@@ -535,6 +550,10 @@ ScenarioRunner::Run()
     m_totals.simTimeS = Simulator::Now().GetSeconds();
     m_totals.events = Simulator::GetEventCount();
     Collect();
+    if (m_monitor)
+    {
+        m_monitor->Finish();
+    }
     if (m_completed < m_flows.size())
     {
         m_pauseCycle = m_topo->FindPauseCycle();
@@ -789,6 +808,10 @@ ScenarioRunner::WriteOutputs(const std::string& dir) const
     {
         write("collectives.csv", CollectivesCsv());
     }
+    if (m_monitor)
+    {
+        m_monitor->WriteOutputs(dir);
+    }
 }
 
 std::string
@@ -847,6 +870,10 @@ ScenarioRunner::ConsoleSummary() const
                 algbw * r.busFactor);
             os << buf;
         }
+    }
+    if (m_monitor)
+    {
+        os << m_monitor->SummaryTable();
     }
     if (!m_pauseCycle.empty())
     {

@@ -21,6 +21,7 @@ namespace ns3
 
 class CollectiveEngine;
 class FabricTopology;
+class PathMonitor;
 class RdmaQueuePair;
 
 /**
@@ -87,6 +88,8 @@ class ScenarioRunner
 
     const std::vector<FlowRecord>& GetFlows() const;
     const ScenarioConfig& GetConfig() const;
+    /// \return the path monitor (null unless the scenario enables it)
+    Ptr<PathMonitor> GetMonitor() const;
 
     /// Fabric-wide counters gathered at the end of Run().
     struct Totals
@@ -124,6 +127,7 @@ class ScenarioRunner
     ScenarioConfig m_cfg;
     std::string m_outDir;
     std::unique_ptr<CollectiveEngine> m_engine;
+    Ptr<PathMonitor> m_monitor;
     uint32_t m_iteration{0};
     Ptr<FabricTopology> m_topo;
     std::vector<FlowRecord> m_flows;

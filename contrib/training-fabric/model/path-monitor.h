@@ -1,0 +1,167 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * FlowTracer-style path monitor: which path every flow took, per-link load
+ * over time, and imbalance metrics per ECMP group.
+ */
+#ifndef PATH_MONITOR_H
+#define PATH_MONITOR_H
+
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+class FabricNetDevice;
+class FabricTopology;
+class Packet;
+
+/**
+ * \ingroup training-fabric
+ * \brief Passive flow-to-path correlation and link-load monitor.
+ *
+ * It listens to the TxBegin trace of every port (it never changes
+ * forwarding). A flow is a queue pair, identified by its 5-tuple (source and
+ * destination address, UDP source port). Per flow it keeps, for every
+ * (switch, egress port) its data frames used, bytes and frames, so memory
+ * grows with flows x hops, not with packets; the path is rebuilt by
+ * following those ports from the source's switch (a flow sprayed over several
+ * paths shows each path, its bytes split in proportion at every fork). Per
+ * link direction and time bin it counts bytes (all frames), data bytes,
+ * distinct flows, the largest queue seen at a transmission, and paused time.
+ *
+ * Imbalance is computed per ECMP group (a switch's set of equal-cost next
+ * hops, FabricTopology::GetEcmpGroups) on the data bytes and on the flow
+ * counts of the members, with every ImbalanceMetric; fabric-wide values are
+ * the groups' values weighted by their traffic. Collisions: member links
+ * that carry more than one elephant flow (ElephantBytes).
+ */
+class PathMonitor : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    PathMonitor();
+    ~PathMonitor() override;
+
+    /// Hook every port of \p topo. Call before the simulation runs.
+    void Install(Ptr<FabricTopology> topo);
+    /// Close the last bin (pause time). Call when the simulation has ended.
+    void Finish();
+
+    /// One (switch, egress port) a flow used.
+    struct Hop
+    {
+        uint32_t sw{0};
+        uint16_t port{0};
+        uint64_t bytes{0}; //!< frame bytes of this flow's data through the port
+        uint64_t frames{0};
+        uint32_t lastBin{UINT32_MAX};
+    };
+
+    /// One flow (queue pair).
+    struct Flow
+    {
+        uint32_t srcIp{0};
+        uint32_t dstIp{0};
+        uint16_t srcPort{0};
+        uint32_t src{0}; //!< host
+        uint32_t dst{0}; //!< host
+        uint64_t payloadBytes{0};
+        uint64_t frames{0};
+        Time first;
+        Time last;
+        uint32_t lastBin{UINT32_MAX}; //!< at the source NIC
+        std::vector<Hop> hops;
+    };
+
+    /// A path of a flow: switch hops and the bytes attributed to it.
+    struct Path
+    {
+        std::vector<std::pair<uint32_t, uint16_t>> hops; //!< (switch, egress port)
+        double bytes{0};
+    };
+
+    /// Per ECMP group results.
+    struct GroupResult
+    {
+        std::string name;
+        uint32_t sw{0};
+        std::vector<uint16_t> ports;
+        std::vector<double> bytes; //!< data bytes per member
+        std::vector<double> flows; //!< flows per member
+        std::map<std::string, double> byBytes;
+        std::map<std::string, double> byFlows;
+        uint32_t collisions{0};
+    };
+
+    const std::vector<Flow>& GetFlows() const;
+    /// \return the path(s) of flow \p i
+    std::vector<Path> GetPaths(uint32_t i) const;
+    /// \return results for every ECMP group with traffic
+    std::vector<GroupResult> ComputeGroups() const;
+    /// \return fabric-wide value of metric \p name ("fim", "jain", ...) over bytes or flows
+    double Overall(const std::vector<GroupResult>& groups,
+                   const std::string& name,
+                   bool byFlows) const;
+    /// \return the number of collisions over all groups
+    uint32_t Collisions(const std::vector<GroupResult>& groups) const;
+    /// \return total bytes transmitted by link direction \p dev (all bins)
+    uint64_t GetDeviceBytes(uint32_t dev) const;
+    uint32_t GetNDevices() const;
+    Ptr<FabricNetDevice> GetDevice(uint32_t dev) const;
+
+    /// paths.csv, links.csv and imbalance.json texts.
+    std::string PathsCsv() const;
+    std::string LinksCsv() const;
+    std::string ImbalanceJson() const;
+    /// Write the three files and, when gnuplot is installed, the PNG plots.
+    void WriteOutputs(const std::string& dir) const;
+    /// A few lines for the console.
+    std::string SummaryTable() const;
+
+  private:
+    void DoDispose() override;
+    void OnTx(uint32_t dev, Ptr<const Packet> p, uint8_t cls);
+    void SampleBin();
+    uint32_t Bin() const;
+    std::string DeviceName(uint32_t dev) const;
+
+    struct Device
+    {
+        Ptr<FabricNetDevice> dev;
+        bool host{false};
+        uint32_t node{0}; //!< host or switch index
+        uint32_t port{0};
+        std::vector<uint64_t> bytes;
+        std::vector<uint64_t> dataBytes;
+        std::vector<uint32_t> flows;
+        std::vector<uint64_t> maxQueue;
+        std::vector<int64_t> pausePs;
+        int64_t pausedSoFarPs{0};
+    };
+
+    Time m_bin;
+    uint64_t m_elephant;
+    Ptr<FabricTopology> m_topo;
+    std::vector<Device> m_devices;
+    std::vector<Flow> m_flows;
+    std::unordered_map<uint64_t, uint32_t> m_flowIndex; //!< 5-tuple key -> flow
+    EventId m_binEvent;
+    uint32_t m_bins{0};
+    mutable int64_t m_binPs{1};       //!< bin width in ps (cache)
+    mutable int64_t m_binStartPs{-1}; //!< start of the cached bin
+    mutable uint32_t m_cachedBin{0};
+};
+
+} // namespace ns3
+
+#endif /* PATH_MONITOR_H */

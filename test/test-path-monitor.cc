@@ -1,0 +1,180 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Path monitor tests: hand-computed imbalance metrics, byte conservation
+ * between the monitor's bins and the devices, recorded paths against routing.
+ */
+#include "ns3/fabric-net-device.h"
+#include "ns3/fabric-routing-helper.h"
+#include "ns3/fabric-topology.h"
+#include "ns3/imbalance-metrics.h"
+#include "ns3/leaf-spine-helper.h"
+#include "ns3/path-monitor.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/rdma-queue-pair.h"
+#include "ns3/scenario-config.h"
+#include "ns3/scenario-runner.h"
+#include "ns3/simulator.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+TEST(ImbalanceMetrics, HandComputedValues)
+{
+    // Loads {3, 1} (four equal flows, three on one link): mean 2;
+    // max/mean = 1.5; (max - min)/mean = 1; population sd = 1, CV = 0.5;
+    // Jain = 4^2 / (2 x 10) = 0.8; FIM = (|3-2| + |1-2|) / (2 x 4 x 1/2) = 0.5.
+    const std::vector<double> x{3, 1};
+    EXPECT_DOUBLE_EQ(MaxMeanMetric().Compute(x), 1.5);
+    EXPECT_DOUBLE_EQ(SpreadMetric().Compute(x), 1.0);
+    EXPECT_DOUBLE_EQ(CvMetric().Compute(x), 0.5);
+    EXPECT_DOUBLE_EQ(JainMetric().Compute(x), 0.8);
+    EXPECT_DOUBLE_EQ(FimMetric().Compute(x), 0.5);
+    // Even split: the balanced values; everything on one of four links: FIM 1.
+    const std::vector<double> even{2, 2, 2, 2};
+    EXPECT_DOUBLE_EQ(FimMetric().Compute(even), 0.0);
+    EXPECT_DOUBLE_EQ(JainMetric().Compute(even), 1.0);
+    EXPECT_DOUBLE_EQ(FimMetric().Compute({8, 0, 0, 0}), 1.0);
+    EXPECT_DOUBLE_EQ(JainMetric().Compute({8, 0, 0, 0}), 0.25);
+}
+
+namespace
+{
+struct Forced
+{
+    Ptr<FabricTopology> topo;
+    Ptr<PathMonitor> mon;
+    std::vector<Ptr<RdmaQueuePair>> qps;
+};
+
+/// Hosts 0-3 (leaf 0) send 2 MB each to hosts 4-7 (leaf 1); pairs 0, 1, 2
+/// are pinned through spine 0, pair 3 through spine 1.
+Forced
+RunForced()
+{
+    LeafSpineHelper ls;
+    ls.SetShape(2, 2, 4);
+    Forced f;
+    f.topo = ls.Install();
+    FabricRoutingHelper::InstallStatic(f.topo, EcmpRouting::CRC32, 1);
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        FabricRoutingHelper::PinHostPairVia(f.topo, i, 4 + i, ls.GetSpineSwitch(i < 3 ? 0 : 1));
+    }
+    f.mon = CreateObject<PathMonitor>();
+    f.mon->Install(f.topo);
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        f.qps.push_back(f.topo->Connect(i, 4 + i, 3));
+        f.topo->GetNic(i)->PostSend(f.qps.back(), 2000000);
+    }
+    Simulator::Run();
+    f.mon->Finish();
+    return f;
+}
+} // namespace
+
+TEST(PathMonitor, ForcedPlacementGivesTheHandComputedMetrics)
+{
+    Forced f = RunForced();
+    const auto groups = f.mon->ComputeGroups();
+    // Leaf 0's uplinks (ports 4, 5) carry flows {3, 1}, bytes {3B, B}; leaf
+    // 1's uplinks carry only ACKs, which are not flow data: one group.
+    ASSERT_EQ(groups.size(), 1u);
+    const auto& g = groups[0];
+    EXPECT_EQ(g.ports, std::vector<uint16_t>({4, 5}));
+    EXPECT_EQ(g.flows, std::vector<double>({3, 1}));
+    EXPECT_DOUBLE_EQ(g.bytes[0], 3 * g.bytes[1]);
+    EXPECT_DOUBLE_EQ(g.byFlows.at("fim"), 0.5);
+    EXPECT_DOUBLE_EQ(g.byBytes.at("fim"), 0.5);
+    EXPECT_DOUBLE_EQ(g.byBytes.at("max_mean"), 1.5);
+    EXPECT_DOUBLE_EQ(g.byBytes.at("spread"), 1.0);
+    EXPECT_DOUBLE_EQ(g.byBytes.at("cv"), 0.5);
+    EXPECT_DOUBLE_EQ(g.byBytes.at("jain"), 0.8);
+    // Three 2 MB elephants share spine 0's uplink: one link with more than one.
+    EXPECT_EQ(g.collisions, 1u);
+    EXPECT_DOUBLE_EQ(f.mon->Overall(groups, "fim", true), 0.5);
+    const std::string json = f.mon->ImbalanceJson();
+    for (const char* key :
+         {"\"fim_flows\"", "\"fim_bytes\"", "\"max_mean\"", "\"cv\"", "\"jain\"", "\"collisions\""})
+    {
+        EXPECT_NE(json.find(key), std::string::npos) << key;
+    }
+    Simulator::Destroy();
+}
+
+TEST(PathMonitor, BinnedBytesEqualWhatDevicesSent)
+{
+    Forced f = RunForced();
+    for (uint32_t d = 0; d < f.mon->GetNDevices(); ++d)
+    {
+        EXPECT_EQ(f.mon->GetDeviceBytes(d), f.mon->GetDevice(d)->GetCounters().txBytes) << d;
+    }
+    Simulator::Destroy();
+}
+
+TEST(PathMonitor, RecordedPathIsTheRoutedPath)
+{
+    Forced f = RunForced();
+    const auto& flows = f.mon->GetFlows();
+    ASSERT_EQ(flows.size(), 4u);
+    for (uint32_t i = 0; i < flows.size(); ++i)
+    {
+        const auto paths = f.mon->GetPaths(i);
+        ASSERT_EQ(paths.size(), 1u);
+        // The routing tables' path through the pinned spine: leaf0 uplink to
+        // spine s (port 4 + s), spine s down to leaf 1 (port 1), leaf 1 to
+        // the host (its port = host index on leaf 1).
+        const uint32_t src = flows[i].src;
+        const uint32_t spine = src < 3 ? 0 : 1;
+        std::vector<std::pair<uint32_t, uint16_t>> expected{
+            {0, static_cast<uint16_t>(4 + spine)},
+            {2 + spine, 1},
+            {1, static_cast<uint16_t>(flows[i].dst - 4)}};
+        EXPECT_EQ(paths[0].hops, expected) << "flow from host " << src;
+        EXPECT_DOUBLE_EQ(paths[0].bytes, 2000000.0);
+        // And it is one of the topology's shortest paths.
+        bool found = false;
+        for (const auto& p : f.topo->GetPaths(src, flows[i].dst))
+        {
+            std::vector<std::pair<uint32_t, uint16_t>> hops;
+            for (const auto& h : p)
+            {
+                if (!h.fromHost)
+                {
+                    hops.emplace_back(h.node, static_cast<uint16_t>(h.port));
+                }
+            }
+            found = found || hops == expected;
+        }
+        EXPECT_TRUE(found);
+    }
+    Simulator::Destroy();
+}
+
+TEST(PathMonitor, BalancedStaticGivesZeroFlowImbalance)
+{
+    // All-to-all across 2 leaves of 8 hosts with 8 spines: each leaf has 64
+    // cross-leaf flows and balanced static routing puts 8 on each uplink.
+    ScenarioConfig cfg = ParseScenarioText(R"({
+        "topology": {"type": "leaf-spine", "leaves": 2, "spines": 8, "hosts_per_leaf": 8},
+        "routing": {"mode": "balanced-static"},
+        "workload": {"type": "all-to-all", "bytes": "64KB"},
+        "monitor": {"enabled": true}})",
+                                           {},
+                                           "balanced.json");
+    ScenarioRunner run(cfg);
+    run.Build();
+    run.Run();
+    Ptr<PathMonitor> mon = run.GetMonitor();
+    ASSERT_TRUE(mon);
+    const auto groups = mon->ComputeGroups();
+    ASSERT_EQ(groups.size(), 2u);
+    for (const auto& g : groups)
+    {
+        EXPECT_EQ(g.flows, std::vector<double>(8, 8.0)) << g.name;
+        EXPECT_DOUBLE_EQ(g.byFlows.at("fim"), 0.0);
+    }
+    EXPECT_DOUBLE_EQ(mon->Overall(groups, "fim", true), 0.0);
+}
