@@ -1,60 +1,113 @@
 #!/usr/bin/env bash
-# training-fabric driver. Every subcommand builds first when needed.
+# training-fabric driver. Every subcommand builds first (incrementally).
 #   ./tf build                      install missing Debian packages, configure, build
-#   ./tf test [ctest args]          build, then run the whole test suite
+#   ./tf test [ctest args]          build, then run the whole test suite (ctest)
 #   ./tf run SCENARIO.json [--out DIR] [--set key.path=value ...]
-#   ./tf demo                       the flagship study
-#   ./tf bench                      simulation-speed benchmarks, one JSON line each
+#                                   build, then run a scenario with build/bin/tf-run
+#   ./tf demo                       build, then run the flagship study
+#   ./tf bench                      build, then run every build/bin/bench-* (one JSON line each)
+#   ./tf help                       this text
+# Environment: TF_BUILD_TYPE=Debug for ns-3's debug profile (first configure
+# only; or rm -rf build), TF_VERBOSE=1 to show the compiler's output.
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-BUILD="$ROOT/build"
-BIN="$BUILD/bin"
-DEMO_SCENARIO="examples/leaf-spine-all-to-all.json"
-
-# Debian packages the project needs (ns-3's CMake package needs the last four
-# of the first line as well).
-PACKAGES=(build-essential cmake ccache pkg-config
-          libns3-dev ns3 libgsl-dev libsqlite3-dev libxml2-dev
-          nlohmann-json3-dev libprotobuf-dev protobuf-compiler libgtest-dev
+# Debian packages the project needs. libpython3-dev: Debian's ns-3 CMake
+# targets list /usr/include/python3.11 as an include directory, and CMake
+# refuses to generate when that folder is missing.
+PACKAGES=(build-essential cmake ccache libns3-dev ns3 libgsl-dev libsqlite3-dev libxml2-dev
+          libpython3-dev nlohmann-json3-dev libprotobuf-dev protobuf-compiler libgtest-dev
           gnuplot-nox python3)
 
+# The flagship study run by ./tf demo (relative to the repository root).
+DEMO_SCENARIO="examples/leaf-spine-all-to-all.json"
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
+BUILD="$ROOT/build"
+BIN="$BUILD/bin"
+BUILD_TYPE="${TF_BUILD_TYPE:-Release}"
+JOBS="$(nproc 2>/dev/null || echo 2)"
+
 log() { printf '[tf] %s\n' "$*" >&2; }
+die() { log "$*"; exit 1; }
 
 install_packages() {
-  local missing=() pkg
+  # Fast path: one dpkg-query call for the whole list.
+  local status missing=() pkg rest
+  declare -A installed=()
+  status="$(dpkg-query -W -f='${Package} ${Status}\n' "${PACKAGES[@]}" 2>/dev/null || true)"
+  while read -r pkg rest; do
+    if [[ "$rest" == "install ok installed" ]]; then installed["$pkg"]=1; fi
+  done <<<"$status"
   for pkg in "${PACKAGES[@]}"; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" ||
-      missing+=("$pkg")
+    [[ -n "${installed[$pkg]:-}" ]] || missing+=("$pkg")
   done
   [[ ${#missing[@]} -eq 0 ]] && return 0
+
   local sudo=()
-  [[ $(id -u) -ne 0 ]] && sudo=(sudo)
-  log "installing missing packages: ${missing[*]}"
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q >&2
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-    "${missing[@]}" >&2
+  if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || die "missing packages (${missing[*]}) and no sudo to install them"
+    sudo=(sudo)
+  fi
+  log "installing missing Debian packages: ${missing[*]}"
+  mkdir -p "$BUILD"
+  local aptlog="$BUILD/apt.log"
+  if ! { "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q &&
+         "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+           --no-install-recommends "${missing[@]}"; } </dev/null >"$aptlog" 2>&1; then
+    tail -n 30 "$aptlog" >&2
+    die "package installation failed (full log: ${aptlog#"$ROOT"/})"
+  fi
 }
 
+# Configure (once) and build incrementally. Compiler output goes to
+# build/build.log and is shown only on failure (or with TF_VERBOSE=1), so that
+# a subcommand's own output stays readable.
 build() {
   install_packages
-  if [[ ! -f "$BUILD/CMakeCache.txt" ]]; then
-    log "configuring build/ (Release)"
-    cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release >"$BUILD.configure.log" 2>&1 || {
-      cat "$BUILD.configure.log" >&2; log "configure failed"; exit 1; }
+  mkdir -p "$BUILD"
+  # One build at a time per build tree (several shells may call ./tf at once).
+  exec 9>"$BUILD/.tf.lock"
+  flock 9
+
+  local cache="$BUILD/CMakeCache.txt"
+  # A cache written for another checkout (a copied or moved tree) cannot be reused.
+  local home
+  home="$( { grep -m1 '^CMAKE_HOME_DIRECTORY:INTERNAL=' "$cache" 2>/dev/null || true; } | cut -d= -f2-)"
+  if [[ -n "$home" && "$(realpath -m "$home")" != "$ROOT" ]]; then
+    log "build/ was configured for another source tree; reconfiguring"
+    rm -rf "$cache" "$BUILD/CMakeFiles"
   fi
-  local jobs
-  jobs=$(nproc 2>/dev/null || echo 2)
-  local out
-  if ! out=$(cmake --build "$BUILD" -j"$jobs" 2>&1); then
-    printf '%s\n' "$out" | grep -E -B2 -A12 'error|Error' >&2 || printf '%s\n' "$out" >&2
-    log "build failed"
-    exit 1
+  if [[ ! -f "$cache" || ! ( -f "$BUILD/Makefile" || -f "$BUILD/build.ninja" ) ]]; then
+    log "configuring build/ ($BUILD_TYPE)"
+    if ! cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE="$BUILD_TYPE" \
+        >"$BUILD/configure.log" 2>&1; then
+      cat "$BUILD/configure.log" >&2
+      die "configure failed (log: build/configure.log)"
+    fi
   fi
+
+  local buildlog="$BUILD/build.log"
+  log "building (log: build/build.log)"
+  if [[ -n "${TF_VERBOSE:-}" ]]; then
+    cmake --build "$BUILD" -j"$JOBS" >&2 || die "build failed"
+  elif ! cmake --build "$BUILD" -j"$JOBS" >"$buildlog" 2>&1; then
+    # The errors with some context (the first 150 lines of them), else the
+    # end of the log.
+    if grep -q -E 'error|Error|undefined reference|No rule to make' "$buildlog"; then
+      grep -E -B3 -A12 'error|Error|undefined reference|No rule to make' "$buildlog" |
+        head -n 150 >&2 || true
+    else
+      tail -n 40 "$buildlog" >&2
+    fi
+    die "build failed (full log: build/build.log; TF_VERBOSE=1 ./tf build to watch it)"
+  elif grep -q 'warning:' "$buildlog"; then
+    log "compiler warnings: see build/build.log"
+  fi
+  exec 9>&- # release the lock before running anything
 }
 
 usage() {
-  sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,11p' "$ROOT/tf" | sed 's/^# \{0,1\}//'
 }
 
 cmd="${1:-help}"
@@ -62,17 +115,18 @@ cmd="${1:-help}"
 case "$cmd" in
   build)
     build
-    log "build ready in build/"
+    log "build ready: programs in build/bin/"
     ;;
   test)
     build
     cd "$ROOT"
-    ctest --test-dir "$BUILD" --output-on-failure -j"$(nproc 2>/dev/null || echo 2)" "$@"
+    # --no-tests=error: a run that finds no test at all is a failure.
+    exec ctest --test-dir "$BUILD" --output-on-failure --no-tests=error -j"$JOBS" "$@"
     ;;
   run)
     [[ $# -ge 1 ]] || { usage >&2; exit 2; }
     build
-    cd "$ROOT"
+    # Runs in the caller's directory, so relative paths mean what they say.
     exec "$BIN/tf-run" "$@"
     ;;
   demo)
@@ -83,14 +137,20 @@ case "$cmd" in
   bench)
     build
     cd "$ROOT"
+    # bench/<name>.cc -> build/bin/bench-<name> (not a glob of build/bin,
+    # which may still hold the binary of a deleted benchmark).
+    shopt -s nullglob
+    sources=(bench/*.cc)
+    [[ ${#sources[@]} -gt 0 ]] || die "no benchmarks in bench/"
     status=0
-    for b in "$BIN"/bench-*; do
-      [[ -x "$b" ]] || continue
-      "$b" || status=1
+    for src in "${sources[@]}"; do
+      b="$BIN/bench-$(basename "$src" .cc)"
+      [[ -x "$b" ]] || { log "missing $b"; status=1; continue; }
+      "$b" || { log "$(basename "$b") failed"; status=1; }
     done
     exit $status
     ;;
-  help|-h|--help)
+  help | -h | --help)
     usage
     ;;
   *)
