@@ -202,9 +202,9 @@ TEST(Routing, StaticPinPutsEachFlowOnItsSpine)
 
 TEST(Routing, BalancedStaticSpreadsEveryLeafEvenly)
 {
-    // 8 hosts per leaf, 8 spines: each leaf has 8 x 8 = 64 cross-leaf pairs, so
-    // balanced static gives every uplink exactly 8 pairs, and every source uses
-    // each uplink once (a Latin square).
+    // 8 hosts per leaf, 8 spines: each leaf has 8 x 8 = 64 cross-leaf pairs;
+    // routes per destination rank give every uplink exactly 8 pairs, and every
+    // source reaches the 8 remote hosts over 8 distinct uplinks.
     Fabric f;
     Build(f, 8, 8);
     Ptr<FabricTopology> topo = f.topo;

@@ -158,7 +158,7 @@ FabricRoutingHelper::InstallBalancedStatic(Ptr<FabricTopology> topo)
                 uint16_t port = ports[0];
                 if (ports.size() > 1)
                 {
-                    port = ports[(rank[src] + rank[dst]) % ports.size()];
+                    port = ports[rank[dst] % ports.size()];
                     GetStatic(topo, sw)->PinHostPair(src, dst, port);
                 }
                 FabricTopology::Endpoint peer = topo->GetSwitchPortPeer(sw, port);

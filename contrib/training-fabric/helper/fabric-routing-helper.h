@@ -53,14 +53,14 @@ class FabricRoutingHelper
                            uint32_t via);
 
     /**
-     * Balanced static routing, the way an operator spreads a leaf's traffic
-     * evenly over its uplinks: at every switch with a choice toward host d,
-     * the (source s, destination d) pair takes member
-     * (rank(s) + rank(d)) mod n of the group, where rank is the host's index
-     * among the hosts of its own edge switch. For a fixed source the
-     * destinations of one remote edge switch use distinct members, and each
-     * member carries the same number of pairs (a Latin square). Installs
-     * StaticRouting with a pin for every host pair.
+     * Balanced static routing, the way an operator configures static routes
+     * per destination: at every switch with a choice toward host d, traffic
+     * to d takes member rank(d) mod n of the group, where rank is d's index
+     * among the hosts of its own edge switch. The destinations of a remote
+     * edge switch are spread evenly over the members, so a source's flows to
+     * them use distinct uplinks and every uplink carries the same number of
+     * (source, destination) pairs. Installs StaticRouting with a pin for
+     * every host pair.
      */
     static void InstallBalancedStatic(Ptr<FabricTopology> topo);
 };

@@ -510,18 +510,6 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
     else if (wl.type == "collective")
     {
         CollectiveWorkload& c = wl.collective;
-        c.collective = w.Str("collective",
-                             "all-reduce",
-                             {"all-reduce", "reduce-scatter", "all-gather", "all-to-all"});
-        c.algorithm =
-            w.Str("algorithm",
-                  "ring",
-                  {"ring", "direct", "halving-doubling", "double-binary-tree", "hierarchical"});
-        if (!w.Find("bytes"))
-        {
-            w.Fail("workload.bytes", "missing (the collective's buffer size per rank)");
-        }
-        c.bytes = w.Size("bytes", 0, 1);
         const json* gv = w.Find("group");
         if (!gv || (gv->is_string() && gv->get<std::string>() == "all"))
         {
@@ -552,60 +540,98 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
         {
             w.Fail("workload.group", "a collective needs at least two ranks");
         }
-        c.chunks = static_cast<uint32_t>(w.UInt("chunks", 1, 1, 4096));
-        c.channels = static_cast<uint32_t>(w.UInt("channels", 1, 1, 64));
         c.iterations = static_cast<uint32_t>(w.UInt("iterations", 1, 1, 100000));
         c.priority = static_cast<uint8_t>(w.UInt("priority", 3, 0, 7));
-        if (const json* dv = w.Find("dims"))
-        {
-            if (!dv->is_array())
+        // One collective's keys, at the top level or in each of "phases".
+        auto readPhase = [&](Section& ps) {
+            CollectiveSpec spec;
+            spec.type = ps.Str("collective",
+                               "all-reduce",
+                               {"all-reduce", "reduce-scatter", "all-gather", "all-to-all"});
+            spec.algorithm = ps.Str(
+                "algorithm",
+                "ring",
+                {"ring", "direct", "halving-doubling", "double-binary-tree", "hierarchical"});
+            if (!ps.Find("bytes"))
             {
-                w.Fail("workload.dims", "expected an array of dimension sizes", *dv);
+                ps.Fail(ps.Key("bytes"), "missing (the collective's buffer size per rank)");
             }
-            for (std::size_t i = 0; i < dv->size(); ++i)
+            spec.bytes = ps.Size("bytes", 0, 1);
+            spec.chunks = static_cast<uint32_t>(ps.UInt("chunks", 1, 1, 4096));
+            spec.channels = static_cast<uint32_t>(ps.UInt("channels", 1, 1, 64));
+            if (const json* dv = ps.Find("dims"))
             {
-                c.dims.push_back(static_cast<uint32_t>(
-                    w.UIntOf("workload.dims[" + std::to_string(i) + "]", (*dv)[i], 1, 65536)));
-            }
-        }
-        if (const json* av = w.Find("dim_algorithms"))
-        {
-            if (!av->is_array())
-            {
-                w.Fail("workload.dim_algorithms", "expected an array of algorithm names", *av);
-            }
-            for (std::size_t i = 0; i < av->size(); ++i)
-            {
-                const std::string key = "workload.dim_algorithms[" + std::to_string(i) + "]";
-                if (!(*av)[i].is_string())
+                if (!dv->is_array())
                 {
-                    w.Fail(key, "expected ring, direct or halving-doubling", (*av)[i]);
+                    ps.Fail(ps.Key("dims"), "expected an array of dimension sizes", *dv);
                 }
-                c.dimAlgorithms.push_back((*av)[i].get<std::string>());
+                for (std::size_t i = 0; i < dv->size(); ++i)
+                {
+                    spec.dims.push_back(static_cast<uint32_t>(
+                        ps.UIntOf(ps.Key("dims") + "[" + std::to_string(i) + "]",
+                                  (*dv)[i],
+                                  1,
+                                  65536)));
+                }
+            }
+            if (const json* av = ps.Find("dim_algorithms"))
+            {
+                if (!av->is_array())
+                {
+                    ps.Fail(ps.Key("dim_algorithms"), "expected an array of algorithm names", *av);
+                }
+                for (std::size_t i = 0; i < av->size(); ++i)
+                {
+                    const std::string key =
+                        ps.Key("dim_algorithms") + "[" + std::to_string(i) + "]";
+                    if (!(*av)[i].is_string())
+                    {
+                        ps.Fail(key, "expected ring, direct or halving-doubling", (*av)[i]);
+                    }
+                    spec.dimAlgorithms.push_back((*av)[i].get<std::string>());
+                }
+            }
+            // The plan checks the algorithm against the collective and the group.
+            spec.ranks = static_cast<uint32_t>(c.group.size());
+            try
+            {
+                CollectiveSpec probe = spec;
+                probe.bytes = std::min<uint64_t>(spec.bytes, 1u << 20);
+                probe.chunks = 1;
+                probe.channels = 1;
+                PlanCollective(probe);
+            }
+            catch (const std::invalid_argument& e)
+            {
+                ps.Fail(ps.Key("algorithm"), e.what());
+            }
+            return spec;
+        };
+        if (const json* pv = w.Find("phases"))
+        {
+            if (!pv->is_array() || pv->empty())
+            {
+                w.Fail("workload.phases", "expected a non-empty array of collectives", *pv);
+            }
+            for (std::size_t i = 0; i < pv->size(); ++i)
+            {
+                Section ps(root.File(), "workload.phases[" + std::to_string(i) + "]", (*pv)[i]);
+                c.phases.push_back(readPhase(ps));
+                ps.Finish();
             }
         }
-        // The plan checks the algorithm against the collective and the group.
-        CollectiveSpec spec;
-        spec.type = c.collective;
-        spec.algorithm = c.algorithm;
-        spec.bytes = c.bytes;
-        spec.ranks = static_cast<uint32_t>(c.group.size());
-        spec.chunks = c.chunks;
-        spec.channels = c.channels;
-        spec.dims = c.dims;
-        spec.dimAlgorithms = c.dimAlgorithms;
-        try
+        else
         {
-            CollectiveSpec probe = spec;
-            probe.bytes = std::min<uint64_t>(spec.bytes, 1u << 20);
-            probe.chunks = 1;
-            probe.channels = 1;
-            PlanCollective(probe);
+            c.phases.push_back(readPhase(w));
         }
-        catch (const std::invalid_argument& e)
-        {
-            w.Fail("workload.algorithm", e.what());
-        }
+        const CollectiveSpec& first = c.phases.front();
+        c.collective = first.type;
+        c.algorithm = first.algorithm;
+        c.bytes = first.bytes;
+        c.chunks = first.chunks;
+        c.channels = first.channels;
+        c.dims = first.dims;
+        c.dimAlgorithms = first.dimAlgorithms;
     }
     else // permutation
     {
@@ -1341,18 +1367,24 @@ ScenarioToJson(const ScenarioConfig& c)
     {
         const CollectiveWorkload& cw = c.workload.collective;
         w["type"] = "collective";
-        w["collective"] = cw.collective;
-        w["algorithm"] = cw.algorithm;
-        w["bytes"] = cw.bytes;
         w["group"] = cw.group;
-        w["chunks"] = cw.chunks;
-        w["channels"] = cw.channels;
         w["iterations"] = cw.iterations;
         w["priority"] = cw.priority;
-        if (!cw.dims.empty())
+        w["phases"] = nlohmann::ordered_json::array();
+        for (const CollectiveSpec& p : cw.phases)
         {
-            w["dims"] = cw.dims;
-            w["dim_algorithms"] = cw.dimAlgorithms;
+            nlohmann::ordered_json pj;
+            pj["collective"] = p.type;
+            pj["algorithm"] = p.algorithm;
+            pj["bytes"] = p.bytes;
+            pj["chunks"] = p.chunks;
+            pj["channels"] = p.channels;
+            if (!p.dims.empty())
+            {
+                pj["dims"] = p.dims;
+                pj["dim_algorithms"] = p.dimAlgorithms;
+            }
+            w["phases"].push_back(pj);
         }
         j["workload"] = w;
         j["trace"] = {{"flows", c.trace.flows}, {"interval", time(c.trace.interval)}};

@@ -7,6 +7,8 @@
 #ifndef SCENARIO_CONFIG_H
 #define SCENARIO_CONFIG_H
 
+#include "collective-plan.h"
+
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 
@@ -186,6 +188,8 @@ struct CollectiveWorkload
     std::vector<uint32_t> dims;
     std::vector<std::string> dimAlgorithms;
     uint8_t priority{3};
+    /// The collectives of one iteration, in order (the fields above mirror the first).
+    std::vector<CollectiveSpec> phases;
 };
 
 /// `workload` section, generated patterns expanded into explicit flows.

@@ -438,22 +438,22 @@ void
 ScenarioRunner::StartCollective()
 {
     const CollectiveWorkload& c = m_cfg.workload.collective;
-    CollectiveSpec spec;
-    spec.type = c.collective;
-    spec.algorithm = c.algorithm;
-    spec.bytes = c.bytes;
-    spec.chunks = c.chunks;
-    spec.channels = c.channels;
-    spec.dims = c.dims;
-    spec.dimAlgorithms = c.dimAlgorithms;
+    const CollectiveSpec& spec = c.phases[m_phase];
     m_engine->Start(spec, c.group, MakeCallback(&ScenarioRunner::CollectiveDone, this));
 }
 
 void
 ScenarioRunner::CollectiveDone(uint32_t id)
 {
-    // Iterations run back to back, as a training loop's collectives would.
-    if (++m_iteration < m_cfg.workload.collective.iterations)
+    // Phases run back to back, iterations too, as a training loop's
+    // collectives would without compute between them.
+    const CollectiveWorkload& c = m_cfg.workload.collective;
+    if (++m_phase == c.phases.size())
+    {
+        m_phase = 0;
+        ++m_iteration;
+    }
+    if (m_iteration < c.iterations)
     {
         StartCollective();
     }
@@ -709,8 +709,7 @@ ScenarioRunner::SummaryJson() const
                 busbw += dur > 0 ? r.bytes * 8.0 / dur / 1e9 * r.busFactor : 0.0;
             }
         }
-        cj["type"] = m_cfg.workload.collective.collective;
-        cj["algorithm"] = m_cfg.workload.collective.algorithm;
+        cj["phases"] = m_cfg.workload.collective.phases.size();
         cj["instances"] = recs.size();
         cj["completed"] = done;
         cj["mean_busbw_gbps"] = Round9(done ? busbw / done : 0.0);

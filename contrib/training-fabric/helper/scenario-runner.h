@@ -129,6 +129,7 @@ class ScenarioRunner
     std::unique_ptr<CollectiveEngine> m_engine;
     Ptr<PathMonitor> m_monitor;
     uint32_t m_iteration{0};
+    uint32_t m_phase{0};
     Ptr<FabricTopology> m_topo;
     std::vector<FlowRecord> m_flows;
     std::vector<Ptr<RdmaQueuePair>> m_qps;

@@ -190,8 +190,8 @@ class FabricTopology : public Object
         Ptr<Node> node;
         Ptr<RdmaNic> nic;
         bool attached{false};
-        Endpoint at;      //!< switch and port
-        uint32_t link{0}; //!< access link
+        Endpoint at{false, 0, 0}; //!< switch and port
+        uint32_t link{0};         //!< access link
     };
 
     struct SwitchEntry

@@ -380,7 +380,8 @@ RdmaNic::Pull(uint8_t mask, uint8_t& cls)
         {
             continue;
         }
-        if (qp.m_window > 0 && qp.GetBytesInFlight() >= qp.m_window)
+        const uint64_t window = qp.m_window.Get();
+        if (window > 0 && qp.GetBytesInFlight() >= window)
         {
             continue;
         }
@@ -706,7 +707,7 @@ RdmaNic::ReceiveAck(const RoceFrameInfo& info, const Packet& p)
     else
     {
         qp.m_cc->OnAck(qp, ack);
-        if (qp.m_window > 0)
+        if (qp.m_window.Get() > 0)
         {
             m_dev->TryTransmit(); // the window may have opened
         }
