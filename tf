@@ -19,7 +19,7 @@ PACKAGES=(build-essential cmake ccache libns3-dev ns3 libgsl-dev libsqlite3-dev 
           gnuplot-nox python3)
 
 # The flagship study run by ./tf demo (relative to the repository root).
-DEMO_SCENARIO="examples/leaf-spine-all-to-all.json"
+DEMO_SCRIPT="examples/ecmp-vs-static/run.py"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
 BUILD="$ROOT/build"
@@ -132,7 +132,8 @@ case "$cmd" in
   demo)
     build
     cd "$ROOT"
-    exec "$BIN/tf-run" "$DEMO_SCENARIO" "$@"
+    # The flagship study: ECMP (20 hash seeds) vs balanced static routing.
+    exec python3 "$DEMO_SCRIPT" "$@"
     ;;
   bench)
     build
