@@ -15,7 +15,7 @@ set -euo pipefail
 # targets list /usr/include/python3.11 as an include directory, and CMake
 # refuses to generate when that folder is missing.
 PACKAGES=(build-essential cmake ccache libns3-dev ns3 libgsl-dev libsqlite3-dev libxml2-dev
-          libpython3-dev nlohmann-json3-dev libprotobuf-dev protobuf-compiler libgtest-dev
+          libpython3-dev nlohmann-json3-dev libprotobuf-dev protobuf-compiler zlib1g-dev libgtest-dev
           gnuplot-nox python3)
 
 # The flagship study run by ./tf demo (relative to the repository root).

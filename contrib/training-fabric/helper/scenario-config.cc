@@ -10,8 +10,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <numeric>
 #include <set>
 #include <sstream>
 
@@ -23,38 +25,168 @@ using json = nlohmann::json;
 namespace
 {
 
-/// A number followed by a unit, e.g. "400Gbps", "1.5us", "16MB".
+/**
+ * A decimal number and the unit after it, e.g. "400Gbps", "1.5us", "16MB",
+ * read exactly: the value is mantissa / 10^fractionDigits. Digits with at
+ * most one '.', no sign, no exponent, at most 18 significant fraction
+ * digits; one space may separate number and unit; nothing may follow the unit.
+ */
+struct Decimal
+{
+    uint64_t mantissa{0};
+    uint32_t fractionDigits{0};
+    std::string unit;
+};
+
 bool
-SplitNumberUnit(const std::string& text, long double& value, std::string& unit)
+SplitNumberUnit(const std::string& text, Decimal& d)
 {
     std::size_t i = 0;
-    while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.'))
+    bool digits = false;
+    bool dot = false;
+    for (; i < text.size(); ++i)
     {
-        ++i;
+        const char c = text[i];
+        if (c >= '0' && c <= '9')
+        {
+            const uint64_t digit = static_cast<uint64_t>(c - '0');
+            if (d.mantissa > (UINT64_MAX - digit) / 10)
+            {
+                return false; // more digits than 64 bits hold
+            }
+            d.mantissa = d.mantissa * 10 + digit;
+            d.fractionDigits += dot ? 1 : 0;
+            digits = true;
+        }
+        else if (c == '.' && !dot)
+        {
+            dot = true;
+        }
+        else
+        {
+            break;
+        }
     }
-    if (i == 0)
+    if (!digits)
     {
         return false;
     }
-    const std::string number = text.substr(0, i);
-    if (std::count(number.begin(), number.end(), '.') > 1 || number == ".")
+    // "1.50" is "1.5": trailing zeros of the fraction change nothing.
+    while (d.fractionDigits > 0 && d.mantissa % 10 == 0)
     {
-        return false;
+        d.mantissa /= 10;
+        --d.fractionDigits;
     }
-    value = std::stold(number);
-    std::size_t j = i;
-    while (j < text.size() && text[j] == ' ')
+    if (d.fractionDigits > 18)
     {
-        ++j;
+        return false; // finer than any unit needs, and 10^19 would not fit below
     }
-    unit = text.substr(j);
+    if (i + 1 < text.size() && text[i] == ' ')
+    {
+        ++i; // "100 Gbps"; but "100 " is not a number
+    }
+    d.unit = text.substr(i);
     return true;
+}
+
+/// Outcome of scaling a Decimal to an integer count of base units.
+enum class ScaleResult
+{
+    OK,
+    NOT_WHOLE, //!< not a whole number of base units (bytes, bit/s, ps)
+    TOO_LARGE, //!< does not fit in 64 bits
+};
+
+/**
+ * \p d times \p multiplier base units in \p out, in integer arithmetic (no
+ * floating point, so every platform reads a value alike). A value between
+ * two base units is NOT_WHOLE, unless \p round and the multiplier is a
+ * power of ten (every rate and time unit): then it rounds half up to the
+ * nearest base unit (bit/s, ps).
+ */
+ScaleResult
+Scale(const Decimal& d, uint64_t multiplier, bool round, uint64_t& out)
+{
+    uint64_t pow10 = 1;
+    for (uint32_t k = 0; k < d.fractionDigits; ++k)
+    {
+        pow10 *= 10;
+    }
+    // value = mantissa * m / p with m, p coprime.
+    const uint64_t g = std::gcd(multiplier, pow10);
+    const uint64_t m = multiplier / g;
+    const uint64_t p = pow10 / g;
+    uint64_t q = d.mantissa / p;
+    const uint64_t r = d.mantissa % p;
+    if (r != 0)
+    {
+        if (!round || m != 1)
+        {
+            return ScaleResult::NOT_WHOLE;
+        }
+        q += (r >= p - r) ? 1 : 0; // r / p >= 1/2, without overflowing 2 r
+    }
+    if (m != 0 && q > UINT64_MAX / m)
+    {
+        return ScaleResult::TOO_LARGE;
+    }
+    out = q * m;
+    return ScaleResult::OK;
+}
+
+/// \p msg with line breaks and other control characters escaped: errors are one line.
+std::string
+OneLine(const std::string& msg)
+{
+    std::string out;
+    out.reserve(msg.size());
+    for (char c : msg)
+    {
+        if (c == '\n')
+        {
+            out += "\\n";
+        }
+        else if (c == '\r')
+        {
+            out += "\\r";
+        }
+        else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+        {
+            out += '?';
+        }
+        else
+        {
+            out += c;
+        }
+    }
+    return out;
+}
+
+/// The error every failure here throws: \p msg made one line.
+ScenarioError
+Error(const std::string& msg)
+{
+    return ScenarioError(OneLine(msg));
+}
+
+/// \p j as compact JSON, ASCII only (invalid UTF-8 replaced, never a throw).
+std::string
+Dump(const json& j)
+{
+    return j.dump(-1, ' ', true, json::error_handler_t::replace);
 }
 
 std::string
 Quote(const std::string& s)
 {
-    return json(s).dump();
+    return Dump(json(s));
+}
+
+/// Stands for a required key that is absent, in "expected ..., got nothing".
+json
+Nothing()
+{
+    return json(json::value_t::discarded);
 }
 
 /// Reads one JSON object, remembering the keys it was asked for.
@@ -68,30 +200,53 @@ class Section
     {
         if (!j.is_object())
         {
-            Fail(path, "expected an object", j);
+            Fail(path.empty() ? "(top level)" : path, "expected an object", j);
         }
     }
 
+    /// Throw "<file>: <key>: <expected>, got <got>".
     [[noreturn]] void Fail(const std::string& key,
                            const std::string& expected,
                            const json& got) const
     {
-        throw ScenarioError(m_file + ": " + key + ": " + expected + ", got " + Describe(got));
+        throw Error(m_file + ": " + key + ": " + expected + ", got " + Describe(got));
     }
 
+    /// Throw "<file>: <key>: <message>".
     [[noreturn]] void Fail(const std::string& key, const std::string& message) const
     {
-        throw ScenarioError(m_file + ": " + key + ": " + message);
+        throw Error(m_file + ": " + key + ": " + message);
     }
 
     static std::string Describe(const json& j)
     {
-        std::string s = j.dump();
+        if (j.is_discarded())
+        {
+            return "nothing (the key is required)";
+        }
+        std::string s = Dump(j);
         if (s.size() > 60)
         {
             s = s.substr(0, 57) + "...";
         }
         return s;
+    }
+
+    /**
+     * Declare every key this object may hold and reject any other now, before
+     * the values are read (so a misspelled section is reported as such, not
+     * as the consequences of its defaults). Find() then insists on the list.
+     */
+    void Expect(const std::vector<std::string>& keys)
+    {
+        m_declared = keys;
+        for (auto it = m_j.begin(); it != m_j.end(); ++it)
+        {
+            if (std::find(keys.begin(), keys.end(), it.key()) == keys.end())
+            {
+                Fail(Key(it.key()), "unknown key (valid: " + Join(keys) + ")");
+            }
+        }
     }
 
     std::string Key(const std::string& k) const
@@ -101,7 +256,17 @@ class Section
 
     const json* Find(const std::string& k)
     {
-        m_known.push_back(k);
+        if (!m_declared.empty() &&
+            std::find(m_declared.begin(), m_declared.end(), k) == m_declared.end())
+        {
+            // A programming error, not a user's: a key read but not declared.
+            throw std::logic_error("scenario-config: key " + Key(k) + " is read but missing " +
+                                   "from the Expect() list");
+        }
+        if (std::find(m_known.begin(), m_known.end(), k) == m_known.end())
+        {
+            m_known.push_back(k);
+        }
         auto it = m_j.find(k);
         return it == m_j.end() ? nullptr : &*it;
     }
@@ -287,12 +452,7 @@ class Section
         {
             if (std::find(m_known.begin(), m_known.end(), it.key()) == m_known.end())
             {
-                std::string valid;
-                for (const auto& k : m_known)
-                {
-                    valid += (valid.empty() ? "" : ", ") + k;
-                }
-                Fail(Key(it.key()), "unknown key (valid: " + valid + ")");
+                Fail(Key(it.key()), "unknown key (valid: " + Join(m_known) + ")");
             }
         }
     }
@@ -303,10 +463,21 @@ class Section
     }
 
   private:
+    static std::string Join(const std::vector<std::string>& keys)
+    {
+        std::string out;
+        for (const auto& k : keys)
+        {
+            out += (out.empty() ? "" : ", ") + k;
+        }
+        return out;
+    }
+
     std::string m_file;
     std::string m_path;
     const json& m_j;
-    std::vector<std::string> m_known;
+    std::vector<std::string> m_known;    //!< keys asked for, in order
+    std::vector<std::string> m_declared; //!< Expect()'s list (empty: none declared)
 };
 
 LinkSpec
@@ -333,6 +504,10 @@ HostId(const Section& s, const std::string& key, const json& v, uint32_t hosts)
         s.Fail(key, "expected a host index", v);
     }
     uint64_t h = v.get<uint64_t>();
+    if (hosts == 0)
+    {
+        s.Fail(key, "host " + std::to_string(h) + " does not exist (the topology has no hosts)");
+    }
     if (h >= hosts)
     {
         s.Fail(key,
@@ -342,7 +517,27 @@ HostId(const Section& s, const std::string& key, const json& v, uint32_t hosts)
     return static_cast<uint32_t>(h);
 }
 
-/// splitmix64 (Steele, Lea & Flood 2014): a portable, seeded generator.
+/// Generated patterns may expand to at most this many flows (4 M flows of
+/// 32 bytes each: 128 MB of FlowSpec, far beyond a packet-level run anyway).
+constexpr uint64_t kMaxGeneratedFlows = 4000000;
+
+/// Fail unless a pattern's \p flows fit under kMaxGeneratedFlows.
+void
+CheckFlowCount(const Section& s, const std::string& key, uint64_t flows)
+{
+    if (flows > kMaxGeneratedFlows)
+    {
+        s.Fail(key,
+               "the pattern would generate " + std::to_string(flows) + " flows (at most " +
+                   std::to_string(kMaxGeneratedFlows) + ")");
+    }
+}
+
+/**
+ * splitmix64 (Steele, Lea & Flood, "Fast splittable pseudorandom number
+ * generators", OOPSLA 2014): a portable, seeded generator; the same seed gives
+ * the same sequence on every platform and standard library.
+ */
 struct SplitMix64
 {
     uint64_t state;
@@ -381,11 +576,13 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
     Section w(root.File(), "workload", *v);
     WorkloadConfig& wl = cfg.workload;
     wl.type =
-        w.Str("type", "flows", {"flows", "all-to-all", "incast", "permutation", "collective"});
+        w.Str("type",
+              "flows",
+              {"flows", "all-to-all", "incast", "permutation", "collective", "chakra", "text"});
     auto common = [&](Section& s, FlowSpec& f, bool needBytes) {
         if (needBytes && !s.Find("bytes"))
         {
-            s.Fail(s.Key("bytes"), "missing (the message size of each flow)");
+            s.Fail(s.Key("bytes"), "expected the size of each flow's message", Nothing());
         }
         f.bytes = s.Size("bytes", 0, 1);
         f.start = s.TimeVal("start", Time(0));
@@ -398,7 +595,7 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
         {
             w.Fail("workload.flows",
                    "expected an array of {src, dst, bytes, start, priority}",
-                   list ? *list : json());
+                   list ? *list : Nothing());
         }
         for (std::size_t i = 0; i < list->size(); ++i)
         {
@@ -408,7 +605,7 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
             const json* dst = s.Find("dst");
             if (!src || !dst)
             {
-                s.Fail(s.Key(src ? "dst" : "src"), "missing");
+                s.Fail(s.Key(src ? "dst" : "src"), "expected a host index", Nothing());
             }
             f.src = HostId(s, s.Key("src"), *src, hosts);
             f.dst = HostId(s, s.Key("dst"), *dst, hosts);
@@ -420,6 +617,9 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
             s.Finish();
             wl.flows.push_back(f);
         }
+        // ScenarioToJson() writes generated patterns as their flows and names
+        // the pattern here, so the resolved file reads back to the same config.
+        wl.type = w.Str("expanded_from", "flows", {"all-to-all", "incast", "permutation"});
     }
     else if (wl.type == "all-to-all")
     {
@@ -428,6 +628,7 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
         const json* hv = w.Find("hosts");
         if (!hv || (hv->is_string() && hv->get<std::string>() == "all"))
         {
+            CheckFlowCount(w, "workload.hosts", static_cast<uint64_t>(hosts) * (hosts - 1));
             for (uint32_t h = 0; h < hosts; ++h)
             {
                 members.push_back(h);
@@ -435,6 +636,9 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
         }
         else if (hv->is_array())
         {
+            // Before reading the list: every host is listed at most once.
+            const uint64_t n = hv->size();
+            CheckFlowCount(w, "workload.hosts", n * (n == 0 ? 0 : n - 1));
             std::set<uint32_t> seen;
             for (std::size_t i = 0; i < hv->size(); ++i)
             {
@@ -477,7 +681,7 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
         const json* rv = w.Find("receiver");
         if (!rv)
         {
-            w.Fail("workload.receiver", "missing (the host all senders send to)");
+            w.Fail("workload.receiver", "expected the host index all senders send to", Nothing());
         }
         uint32_t receiver = HostId(w, "workload.receiver", *rv, hosts);
         const json* sv = w.Find("senders");
@@ -485,7 +689,7 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
         {
             w.Fail("workload.senders",
                    "expected a non-empty array of host indices",
-                   sv ? *sv : json());
+                   sv ? *sv : Nothing());
         }
         common(w, proto, true);
         std::set<uint32_t> seen;
@@ -554,7 +758,9 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
                 {"ring", "direct", "halving-doubling", "double-binary-tree", "hierarchical"});
             if (!ps.Find("bytes"))
             {
-                ps.Fail(ps.Key("bytes"), "missing (the collective's buffer size per rank)");
+                ps.Fail(ps.Key("bytes"),
+                        "expected the collective's buffer size per rank",
+                        Nothing());
             }
             spec.bytes = ps.Size("bytes", 0, 1);
             spec.chunks = static_cast<uint32_t>(ps.UInt("chunks", 1, 1, 4096));
@@ -633,6 +839,77 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
         c.dims = first.dims;
         c.dimAlgorithms = first.dimAlgorithms;
     }
+    else if (wl.type == "chakra" || wl.type == "text")
+    {
+        TraceWorkload& t = wl.trace;
+        const char* pathKey = wl.type == "chakra" ? "prefix" : "path";
+        t.path = w.Str(pathKey, "", {});
+        if (t.path.empty())
+        {
+            w.Fail(std::string("workload.") + pathKey,
+                   wl.type == "chakra" ? "missing (the traces' prefix: <prefix>.<rank>.et)"
+                                       : "missing (the text trace file)");
+        }
+        t.commGroups = w.Str("comm_groups", "", {});
+        t.chunks = static_cast<uint32_t>(w.UInt("chunks", 1, 1, 4096));
+        t.channels = static_cast<uint32_t>(w.UInt("channels", 1, 1, 64));
+        if (const json* av = w.Find("algorithms"))
+        {
+            if (!av->is_object())
+            {
+                w.Fail("workload.algorithms", "expected {\"all-reduce\": \"ring\", ...}", *av);
+            }
+            for (auto it = av->begin(); it != av->end(); ++it)
+            {
+                static const std::vector<std::string> colls{"all-reduce",
+                                                            "all-gather",
+                                                            "reduce-scatter",
+                                                            "all-to-all"};
+                if (std::find(colls.begin(), colls.end(), it.key()) == colls.end() ||
+                    !it->is_string())
+                {
+                    w.Fail("workload.algorithms." + it.key(),
+                           "expected a collective (all-reduce, all-gather, reduce-scatter, "
+                           "all-to-all) mapped to an algorithm name",
+                           *it);
+                }
+                t.algorithms[it.key()] = it->get<std::string>();
+            }
+        }
+        try
+        {
+            if (wl.type == "chakra")
+            {
+                t.graphs = ReadChakraPrefix(t.path);
+            }
+            else
+            {
+                std::ifstream in(t.path, std::ios::binary);
+                if (!in)
+                {
+                    throw TraceError(t.path + ": cannot open the text trace");
+                }
+                std::ostringstream text;
+                text << in.rdbuf();
+                t.graphs = ParseTextTrace(text.str(), t.path);
+            }
+            if (!t.commGroups.empty())
+            {
+                t.groups = ReadCommGroups(t.commGroups, static_cast<uint32_t>(t.graphs.size()));
+            }
+            ValidateWorkload(t.graphs, t.groups);
+        }
+        catch (const TraceError& e)
+        {
+            throw ScenarioError(root.File() + ": workload: " + e.what());
+        }
+        if (t.graphs.size() > hosts)
+        {
+            w.Fail(std::string("workload.") + pathKey,
+                   "the trace has " + std::to_string(t.graphs.size()) + " ranks, the topology " +
+                       std::to_string(hosts) + " hosts");
+        }
+    }
     else // permutation
     {
         FlowSpec proto;
@@ -642,8 +919,13 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
         {
             w.Fail("workload.type", "a permutation needs at least two hosts");
         }
-        // Sattolo's algorithm: a uniformly random cyclic permutation, so no
-        // host sends to itself and every host sends and receives exactly once.
+        CheckFlowCount(w, "workload.type", hosts);
+        // Sattolo's algorithm: a uniformly random cyclic permutation (one
+        // cycle through all hosts), so no host sends to itself and every host
+        // sends and receives exactly once. Portable by construction: perm
+        // starts as the identity; for i = hosts-1 down to 1, j = Below(i)
+        // (splitmix64 seeded with workload.seed, default the scenario seed;
+        // rejection sampling, no modulo bias) and perm[i], perm[j] swap.
         std::vector<uint32_t> perm(hosts);
         for (uint32_t i = 0; i < hosts; ++i)
         {
@@ -666,70 +948,234 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
     w.Finish();
 }
 
-/// Apply one `a.b.c=value` override to the document.
+/**
+ * Parser callback that rejects an object key given twice in one object
+ * (nlohmann::json would silently keep the last one). It follows the parse
+ * to name the object: "topology.leaves", "workload.flows[2].src".
+ */
+class DuplicateKeyCheck
+{
+  public:
+    DuplicateKeyCheck(const std::string& file, const std::string& base)
+        : m_file(file),
+          m_base(base)
+    {
+    }
+
+    bool operator()(int /* depth */, json::parse_event_t event, json& parsed)
+    {
+        switch (event)
+        {
+        case json::parse_event_t::object_start:
+            m_stack.push_back(Frame{false, 0, {}, {}});
+            break;
+        case json::parse_event_t::array_start:
+            m_stack.push_back(Frame{true, 0, {}, {}});
+            break;
+        case json::parse_event_t::key: {
+            Frame& f = m_stack.back();
+            f.key = parsed.get<std::string>();
+            if (!f.keys.insert(f.key).second)
+            {
+                throw Error(m_file + ": " + Path() + ": key given twice in one object");
+            }
+            break;
+        }
+        case json::parse_event_t::object_end:
+        case json::parse_event_t::array_end:
+            m_stack.pop_back();
+            ElementDone();
+            break;
+        case json::parse_event_t::value:
+            ElementDone();
+            break;
+        }
+        return true;
+    }
+
+  private:
+    struct Frame
+    {
+        bool array;
+        std::size_t index; //!< arrays: index of the element being read
+        std::set<std::string> keys;
+        std::string key; //!< objects: key being read
+    };
+
+    void ElementDone()
+    {
+        if (!m_stack.empty() && m_stack.back().array)
+        {
+            ++m_stack.back().index;
+        }
+    }
+
+    std::string Path() const
+    {
+        std::string p = m_base;
+        for (const Frame& f : m_stack)
+        {
+            if (f.array)
+            {
+                p += "[" + std::to_string(f.index) + "]";
+            }
+            else
+            {
+                p += (p.empty() ? "" : ".") + f.key;
+            }
+        }
+        return p;
+    }
+
+    std::string m_file;
+    std::string m_base;
+    std::vector<Frame> m_stack;
+};
+
+/// Parse \p text strictly (duplicate keys rejected); nlohmann's parse_error on bad syntax.
+json
+ParseStrict(const std::string& text, const std::string& file, const std::string& base)
+{
+    DuplicateKeyCheck check(file, base);
+    return json::parse(text, [&check](int depth, json::parse_event_t event, json& parsed) {
+        return check(depth, event, parsed);
+    });
+}
+
+/// One step of a --set key path: an object key or an array index.
+struct PathStep
+{
+    std::string key;
+    bool bracket{false}; //!< written as [n]: must index an array
+};
+
+/**
+ * Split a --set key path: keys separated by dots, array elements either as
+ * `[n]` after a key or as a numeric key: "workload.flows[0].bytes" and
+ * "workload.flows.0.bytes" are the same. Returns false on a malformed path.
+ */
+bool
+SplitKeyPath(const std::string& path, std::vector<PathStep>& steps)
+{
+    std::size_t i = 0;
+    while (true)
+    {
+        std::size_t end = path.find_first_of(".[", i);
+        std::string name = path.substr(i, end == std::string::npos ? std::string::npos : end - i);
+        if (name.empty() || name.find(']') != std::string::npos)
+        {
+            return false; // empty key: "a..b", ".a", "a.", "[0]" first
+        }
+        steps.push_back(PathStep{name, false});
+        i = end;
+        while (i != std::string::npos && path[i] == '[')
+        {
+            const std::size_t close = path.find(']', i);
+            if (close == std::string::npos || close == i + 1)
+            {
+                return false;
+            }
+            const std::string index = path.substr(i + 1, close - i - 1);
+            if (!std::all_of(index.begin(), index.end(), [](char c) {
+                    return c >= '0' && c <= '9';
+                }))
+            {
+                return false;
+            }
+            steps.push_back(PathStep{index, true});
+            i = close + 1 < path.size() ? close + 1 : std::string::npos;
+        }
+        if (i == std::string::npos)
+        {
+            return true;
+        }
+        if (path[i] != '.')
+        {
+            return false; // "a[0]b"
+        }
+        ++i;
+    }
+}
+
+/**
+ * Apply one `key.path=value` override to the document. The value is JSON
+ * when it parses as JSON (numbers, true/false, "quoted strings", objects,
+ * arrays), else the text itself as a string. Missing objects on the way are
+ * created; whether the key is allowed there is up to the validation after.
+ */
 void
 ApplySet(json& doc, const std::string& set, const std::string& file)
 {
     const std::size_t eq = set.find('=');
     if (eq == std::string::npos || eq == 0)
     {
-        throw ScenarioError(file + ": --set " + Quote(set) + ": expected key.path=value");
+        throw Error(file + ": --set " + Quote(set) + ": expected key.path=value");
     }
     const std::string path = set.substr(0, eq);
     const std::string text = set.substr(eq + 1);
-    json value = json::parse(text, nullptr, false);
-    if (value.is_discarded())
+    std::vector<PathStep> steps;
+    if (!SplitKeyPath(path, steps))
+    {
+        throw Error(file + ": --set " + Quote(set) +
+                    ": malformed key path (expected keys separated by dots, array "
+                    "elements as [n] or .n, e.g. workload.flows[0].bytes)");
+    }
+    json value;
+    try
+    {
+        value = ParseStrict(text, file, "--set " + path);
+    }
+    catch (const json::parse_error&)
     {
         value = text; // not JSON: a string
     }
     json* node = &doc;
-    std::size_t pos = 0;
     std::string walked;
-    while (true)
+    for (std::size_t k = 0; k < steps.size(); ++k)
     {
-        std::size_t dot = path.find('.', pos);
-        std::string part =
-            path.substr(pos, dot == std::string::npos ? std::string::npos : dot - pos);
-        if (part.empty())
-        {
-            throw ScenarioError(file + ": --set " + Quote(set) + ": empty key in path");
-        }
-        walked += (walked.empty() ? "" : ".") + part;
-        const bool last = (dot == std::string::npos);
+        const PathStep& step = steps[k];
+        const bool numeric = std::all_of(step.key.begin(), step.key.end(), [](char c) {
+            return c >= '0' && c <= '9';
+        });
         if (node->is_array())
         {
-            if (!std::all_of(part.begin(), part.end(), ::isdigit))
+            walked += "[" + step.key + "]";
+            if (!numeric)
             {
-                throw ScenarioError(file + ": --set " + walked + ": expected an array index");
+                throw Error(file + ": --set " + walked + ": expected an array index, got " +
+                            Quote(step.key));
             }
-            std::size_t idx = std::stoul(part);
+            // At most 9 digits: the value fits, and no array is that long.
+            const std::size_t idx =
+                step.key.size() > 9 ? SIZE_MAX : static_cast<std::size_t>(std::stoul(step.key));
             if (idx >= node->size())
             {
-                throw ScenarioError(file + ": --set " + walked +
-                                    ": index out of range (array has " +
-                                    std::to_string(node->size()) + " elements)");
+                throw Error(file + ": --set " + walked + ": index out of range (the array has " +
+                            std::to_string(node->size()) + " elements)");
             }
             node = &(*node)[idx];
         }
         else
         {
+            walked += step.bracket ? "[" + step.key + "]" : (walked.empty() ? "" : ".") + step.key;
+            if (step.bracket)
+            {
+                throw Error(file + ": --set " + walked + ": not an array, got " +
+                            Section::Describe(*node));
+            }
             if (node->is_null())
             {
                 *node = json::object();
             }
             if (!node->is_object())
             {
-                throw ScenarioError(file + ": --set " + walked + ": parent is not an object");
+                throw Error(file + ": --set " + walked + ": its parent is not an object, got " +
+                            Section::Describe(*node));
             }
-            node = &(*node)[part];
+            node = &(*node)[step.key];
         }
-        if (last)
-        {
-            *node = value;
-            return;
-        }
-        pos = dot + 1;
     }
+    *node = value;
 }
 
 } // namespace
@@ -737,105 +1183,116 @@ ApplySet(json& doc, const std::string& set, const std::string& file)
 uint64_t
 ParseByteSize(const std::string& text, const std::string& what)
 {
-    long double v;
-    std::string unit;
-    if (!SplitNumberUnit(text, v, unit))
+    Decimal d;
+    if (!SplitNumberUnit(text, d))
     {
-        throw ScenarioError(what + ": expected a size, got " + Quote(text));
+        throw Error(what + ": expected a size, got " + Quote(text));
     }
-    static const std::pair<const char*, long double> kUnits[] = {{"", 1},
-                                                                 {"B", 1},
-                                                                 {"KB", 1e3},
-                                                                 {"kB", 1e3},
-                                                                 {"MB", 1e6},
-                                                                 {"GB", 1e9},
-                                                                 {"TB", 1e12},
-                                                                 {"KiB", 1024.0},
-                                                                 {"MiB", 1048576.0},
-                                                                 {"GiB", 1073741824.0},
-                                                                 {"TiB", 1099511627776.0}};
+    // Decimal units are powers of 1000 ("16MB" is 16,000,000 bytes), binary
+    // units powers of 1024 ("16MiB" is 16,777,216 bytes); no unit is bytes.
+    static const std::pair<const char*, uint64_t> kUnits[] = {{"", 1},
+                                                              {"B", 1},
+                                                              {"KB", 1000ULL},
+                                                              {"kB", 1000ULL},
+                                                              {"MB", 1000000ULL},
+                                                              {"GB", 1000000000ULL},
+                                                              {"TB", 1000000000000ULL},
+                                                              {"KiB", 1ULL << 10},
+                                                              {"MiB", 1ULL << 20},
+                                                              {"GiB", 1ULL << 30},
+                                                              {"TiB", 1ULL << 40}};
     for (const auto& u : kUnits)
     {
-        if (unit == u.first)
+        if (d.unit == u.first)
         {
-            long double bytes = v * u.second;
-            if (bytes != std::floor(bytes) || bytes > 1.8e19L)
+            uint64_t bytes = 0;
+            switch (Scale(d, u.second, false, bytes))
             {
-                throw ScenarioError(what + ": not a whole number of bytes: " + Quote(text));
+            case ScaleResult::NOT_WHOLE:
+                throw Error(what + ": not a whole number of bytes: " + Quote(text));
+            case ScaleResult::TOO_LARGE:
+                throw Error(what + ": size too large: " + Quote(text));
+            case ScaleResult::OK:
+                break;
             }
-            return static_cast<uint64_t>(bytes);
+            return bytes;
         }
     }
-    throw ScenarioError(what + ": unknown size unit in " + Quote(text));
+    throw Error(what + ": unknown size unit in " + Quote(text) +
+                " (B, KB, MB, GB, TB, KiB, MiB, GiB, TiB)");
 }
 
 DataRate
 ParseRate(const std::string& text, const std::string& what)
 {
-    long double v;
-    std::string unit;
-    if (!SplitNumberUnit(text, v, unit))
+    Decimal d;
+    if (!SplitNumberUnit(text, d))
     {
-        throw ScenarioError(what + ": expected a rate, got " + Quote(text));
+        throw Error(what + ": expected a rate, got " + Quote(text));
     }
-    static const std::pair<const char*, long double> kUnits[] = {{"bps", 1},
-                                                                 {"b/s", 1},
-                                                                 {"Kbps", 1e3},
-                                                                 {"kbps", 1e3},
-                                                                 {"Kb/s", 1e3},
-                                                                 {"Mbps", 1e6},
-                                                                 {"Mb/s", 1e6},
-                                                                 {"Gbps", 1e9},
-                                                                 {"Gb/s", 1e9},
-                                                                 {"Tbps", 1e12},
-                                                                 {"Tb/s", 1e12}};
+    static const std::pair<const char*, uint64_t> kUnits[] = {{"bps", 1},
+                                                              {"b/s", 1},
+                                                              {"Kbps", 1000ULL},
+                                                              {"kbps", 1000ULL},
+                                                              {"Kb/s", 1000ULL},
+                                                              {"kb/s", 1000ULL},
+                                                              {"Mbps", 1000000ULL},
+                                                              {"Mb/s", 1000000ULL},
+                                                              {"Gbps", 1000000000ULL},
+                                                              {"Gb/s", 1000000000ULL},
+                                                              {"Tbps", 1000000000000ULL},
+                                                              {"Tb/s", 1000000000000ULL}};
     for (const auto& u : kUnits)
     {
-        if (unit == u.first)
+        if (d.unit == u.first)
         {
-            long double bps = std::round(v * u.second);
-            if (bps <= 0 || bps > 1.8e19L)
+            uint64_t bps = 0;
+            if (Scale(d, u.second, true, bps) != ScaleResult::OK)
             {
-                throw ScenarioError(what + ": rate must be positive: " + Quote(text));
+                throw Error(what + ": rate too large: " + Quote(text));
             }
-            return DataRate(static_cast<uint64_t>(bps));
+            if (bps == 0)
+            {
+                throw Error(what + ": rate must be positive: " + Quote(text));
+            }
+            return DataRate(bps);
         }
     }
-    throw ScenarioError(what + ": unknown rate unit in " + Quote(text));
+    throw Error(what + ": unknown rate unit in " + Quote(text) + " (bps, Kbps, Mbps, Gbps, Tbps)");
 }
 
 Time
 ParseTime(const std::string& text, const std::string& what)
 {
     FabricTopology::EnsurePicosecondResolution();
-    long double v;
-    std::string unit;
-    if (!SplitNumberUnit(text, v, unit))
+    Decimal d;
+    if (!SplitNumberUnit(text, d))
     {
-        throw ScenarioError(what + ": expected a time, got " + Quote(text));
+        throw Error(what + ": expected a time, got " + Quote(text));
     }
-    static const std::pair<const char*, long double> kUnits[] = {{"s", 1e12},
-                                                                 {"ms", 1e9},
-                                                                 {"us", 1e6},
-                                                                 {"ns", 1e3},
-                                                                 {"ps", 1}};
-    if (unit.empty() && v == 0)
+    if (d.unit.empty() && d.mantissa == 0)
     {
-        return Time(0);
+        return Time(0); // "0" needs no unit
     }
+    static const std::pair<const char*, uint64_t> kUnits[] = {{"s", 1000000000000ULL},
+                                                              {"ms", 1000000000ULL},
+                                                              {"us", 1000000ULL},
+                                                              {"ns", 1000ULL},
+                                                              {"ps", 1}};
     for (const auto& u : kUnits)
     {
-        if (unit == u.first)
+        if (d.unit == u.first)
         {
-            long double ps = std::round(v * u.second);
-            if (ps > 9.2e18L)
+            uint64_t ps = 0;
+            if (Scale(d, u.second, true, ps) != ScaleResult::OK ||
+                ps > static_cast<uint64_t>(INT64_MAX))
             {
-                throw ScenarioError(what + ": time too large: " + Quote(text));
+                throw Error(what + ": time too large: " + Quote(text));
             }
             return PicoSeconds(static_cast<int64_t>(ps));
         }
     }
-    throw ScenarioError(what + ": unknown time unit in " + Quote(text));
+    throw Error(what + ": unknown time unit in " + Quote(text) + " (s, ms, us, ns, ps)");
 }
 
 const std::vector<std::string>&
@@ -860,13 +1317,12 @@ ParseScenarioText(const std::string& jsonText,
     json doc;
     try
     {
-        doc = json::parse(jsonText);
+        doc = ParseStrict(jsonText, file, "");
     }
     catch (const json::parse_error& e)
     {
-        std::string msg = e.what();
-        std::replace(msg.begin(), msg.end(), '\n', ' ');
-        throw ScenarioError(file + ": invalid JSON: " + msg);
+        // "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
+        throw Error(file + ": invalid JSON: " + e.what());
     }
     for (const auto& s : sets)
     {
@@ -875,17 +1331,34 @@ ParseScenarioText(const std::string& jsonText,
     ScenarioConfig cfg;
     cfg.sourcePath = sourceName;
     Section root(file, "", doc);
+    // Every top-level key; a new section must be added here too (Find() checks).
+    root.Expect({"name",
+                 "seed",
+                 "stop",
+                 "pcap",
+                 "topology",
+                 "switch",
+                 "nic",
+                 "routing",
+                 "workload",
+                 "trace",
+                 "monitor"});
     cfg.name = root.Str("name", "scenario", {});
-    if (cfg.name.empty() || cfg.name.find('/') != std::string::npos || cfg.name == "." ||
-        cfg.name == "..")
+    // The name becomes a directory name (results/<name>/).
+    if (cfg.name.empty() || cfg.name.find_first_of("/\\") != std::string::npos || cfg.name == "." ||
+        cfg.name == ".." || std::any_of(cfg.name.begin(), cfg.name.end(), [](char c) {
+            return static_cast<unsigned char>(c) < 0x20;
+        }))
     {
-        root.Fail("name", "expected a non-empty name without '/'", json(cfg.name));
+        root.Fail("name",
+                  "expected a non-empty name usable as a directory name (no '/', '\\')",
+                  json(cfg.name));
     }
     cfg.seed = static_cast<uint32_t>(root.UInt("seed", 1, 0, UINT32_MAX));
     cfg.stop = root.TimeVal("stop", Seconds(1));
     if (!cfg.stop.IsStrictlyPositive())
     {
-        root.Fail("stop", "expected a positive time", doc["stop"]);
+        root.Fail("stop", "expected a positive time", *root.Find("stop"));
     }
     cfg.pcap = root.Bool("pcap", false);
 
@@ -947,7 +1420,7 @@ ParseScenarioText(const std::string& jsonText,
             {
                 t.Fail("topology.dims",
                        "expected a list of 1 to 8 dimension sizes such as [4, 4, 4]",
-                       dv ? *dv : json());
+                       dv ? *dv : Nothing());
             }
             uint64_t n = 1;
             for (std::size_t i = 0; i < dv->size(); ++i)
@@ -1001,7 +1474,7 @@ ParseScenarioText(const std::string& jsonText,
             tc.file = t.Str("path", "", {});
             if (tc.file.empty())
             {
-                t.Fail("topology.path", "missing (the topology file to read)");
+                t.Fail("topology.path", "expected the topology file to read", Nothing());
             }
             try
             {
@@ -1028,7 +1501,31 @@ ParseScenarioText(const std::string& jsonText,
         {
             if (!(h->is_string() && h->get<std::string>() == "auto"))
             {
-                sc.headroomBytes = s.SizeOf("switch.headroom", *h, 1);
+                uint64_t x = 0;
+                bool ok =
+                    h->is_number_unsigned() || (h->is_number_integer() && h->get<int64_t>() >= 0);
+                if (ok)
+                {
+                    x = h->get<uint64_t>();
+                }
+                else if (h->is_string())
+                {
+                    try
+                    {
+                        x = ParseByteSize(h->get<std::string>());
+                        ok = true;
+                    }
+                    catch (const ScenarioError&)
+                    {
+                    }
+                }
+                if (!ok || x == 0)
+                {
+                    s.Fail("switch.headroom",
+                           "expected \"auto\" or a positive size such as \"64KB\"",
+                           *h);
+                }
+                sc.headroomBytes = x;
             }
         }
         sc.xonOffsetBytes = s.Size("xon_offset", 3072);
@@ -1048,7 +1545,10 @@ ParseScenarioText(const std::string& jsonText,
                 es.Finish();
                 if (sc.ecn.kminBytes > sc.ecn.kmaxBytes)
                 {
-                    es.Fail("switch.ecn.kmin", "kmin must not exceed kmax", (*e)["kmin"]);
+                    es.Fail("switch.ecn.kmin",
+                            "kmin must not exceed kmax (" + std::to_string(sc.ecn.kmaxBytes) +
+                                " bytes)",
+                            json(sc.ecn.kminBytes));
                 }
             }
         }
@@ -1077,6 +1577,10 @@ ParseScenarioText(const std::string& jsonText,
         {
             s.Fail("switch.headroom", "headroom must be smaller than the buffer");
         }
+        if (sc.xonOffsetBytes >= sc.bufferBytes)
+        {
+            s.Fail("switch.xon_offset", "the XON offset must be smaller than the buffer");
+        }
     }
     // nic
     {
@@ -1084,7 +1588,7 @@ ParseScenarioText(const std::string& jsonText,
         const json* v = root.Find("nic");
         Section n(file, "nic", v ? *v : empty);
         NicConfig& nc = cfg.nic;
-        nc.mtu = static_cast<uint32_t>(n.UInt("mtu", 4096));
+        nc.mtu = static_cast<uint32_t>(n.UInt("mtu", 4096, 0, UINT32_MAX));
         if (nc.mtu != 256 && nc.mtu != 512 && nc.mtu != 1024 && nc.mtu != 2048 && nc.mtu != 4096)
         {
             n.Fail("nic.mtu",
@@ -1162,12 +1666,22 @@ ParseScenarioText(const std::string& jsonText,
                 const json* spine = ps.Find("spine");
                 if (!src || !dst || !spine)
                 {
-                    ps.Fail(ps.Key(!src ? "src" : (!dst ? "dst" : "spine")), "missing");
+                    ps.Fail(ps.Key(!src ? "src" : (!dst ? "dst" : "spine")),
+                            "expected an index",
+                            Nothing());
                 }
                 pin.src = HostId(ps, ps.Key("src"), *src, hosts);
                 pin.dst = HostId(ps, ps.Key("dst"), *dst, hosts);
-                pin.spine = static_cast<uint32_t>(
-                    ps.UIntOf(ps.Key("spine"), *spine, 0, cfg.topology.spines - 1));
+                pin.spine =
+                    static_cast<uint32_t>(ps.UIntOf(ps.Key("spine"), *spine, 0, UINT32_MAX));
+                if (pin.spine >= cfg.topology.spines)
+                {
+                    ps.Fail(ps.Key("spine"),
+                            "spine " + std::to_string(pin.spine) +
+                                " does not exist (topology has " +
+                                std::to_string(cfg.topology.spines) + " spines, 0.." +
+                                std::to_string(cfg.topology.spines - 1) + ")");
+                }
                 if (pin.src / cfg.topology.hostsPerLeaf == pin.dst / cfg.topology.hostsPerLeaf)
                 {
                     ps.Fail(ps.Key("dst"),
@@ -1178,6 +1692,17 @@ ParseScenarioText(const std::string& jsonText,
                     pin.srcPort = static_cast<uint16_t>(ps.UIntOf(ps.Key("sport"), *sp, 1, 65535));
                 }
                 ps.Finish();
+                for (std::size_t k = 0; k < rc.pins.size(); ++k)
+                {
+                    const StaticPin& o = rc.pins[k];
+                    if (o.src == pin.src && o.dst == pin.dst && o.srcPort == pin.srcPort)
+                    {
+                        ps.Fail(ps.Key("src"),
+                                "this src, dst" + std::string(pin.srcPort ? ", sport" : "") +
+                                    " is already pinned by routing.pins[" + std::to_string(k) +
+                                    "]");
+                    }
+                }
                 rc.pins.push_back(pin);
             }
         }
@@ -1234,10 +1759,15 @@ ParseScenarioText(const std::string& jsonText,
 ScenarioConfig
 LoadScenarioFile(const std::string& path, const std::vector<std::string>& sets)
 {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+    {
+        throw Error(path + ": cannot open the scenario file (it is a directory)");
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in)
     {
-        throw ScenarioError(path + ": cannot open the scenario file");
+        throw Error(path + ": cannot open the scenario file");
     }
     std::ostringstream text;
     text << in.rdbuf();
@@ -1247,8 +1777,39 @@ LoadScenarioFile(const std::string& path, const std::vector<std::string>& sets)
 std::string
 ScenarioToJson(const ScenarioConfig& c)
 {
-    auto rate = [](const DataRate& r) { return std::to_string(r.GetBitRate()) + "bps"; };
-    auto time = [](const Time& t) { return std::to_string(t.GetPicoSeconds()) + "ps"; };
+    // Exact and readable: the largest unit that divides the value ("100Gbps",
+    // "1us"), so the file reads back to the same bits and picoseconds.
+    auto exact = [](uint64_t v, const std::vector<std::pair<uint64_t, const char*>>& units) {
+        for (const auto& u : units)
+        {
+            if (v % u.first == 0)
+            {
+                return std::to_string(v / u.first) + u.second;
+            }
+        }
+        return std::to_string(v) + units.back().second; // unreachable: the last unit is 1
+    };
+    auto rate = [&exact](const DataRate& r) {
+        return exact(r.GetBitRate(),
+                     {{1000000000000ULL, "Tbps"},
+                      {1000000000ULL, "Gbps"},
+                      {1000000ULL, "Mbps"},
+                      {1000ULL, "Kbps"},
+                      {1, "bps"}});
+    };
+    auto time = [&exact](const Time& t) {
+        const int64_t ps = t.GetPicoSeconds();
+        if (ps <= 0)
+        {
+            return std::string("0"); // times are never negative here
+        }
+        return exact(static_cast<uint64_t>(ps),
+                     {{1000000000000ULL, "s"},
+                      {1000000000ULL, "ms"},
+                      {1000000ULL, "us"},
+                      {1000ULL, "ns"},
+                      {1, "ps"}});
+    };
     nlohmann::ordered_json j;
     j["name"] = c.name;
     j["seed"] = c.seed;
@@ -1363,6 +1924,29 @@ ScenarioToJson(const ScenarioConfig& c)
     }
     j["routing"] = r;
     nlohmann::ordered_json w;
+    if (c.workload.type == "chakra" || c.workload.type == "text")
+    {
+        const TraceWorkload& t = c.workload.trace;
+        w["type"] = c.workload.type;
+        w[c.workload.type == "chakra" ? "prefix" : "path"] = t.path;
+        if (!t.commGroups.empty())
+        {
+            w["comm_groups"] = t.commGroups;
+        }
+        w["algorithms"] = nlohmann::ordered_json::object();
+        for (const auto& kv : t.algorithms)
+        {
+            w["algorithms"][kv.first] = kv.second;
+        }
+        w["chunks"] = t.chunks;
+        w["channels"] = t.channels;
+        j["workload"] = w;
+        j["trace"] = {{"flows", c.trace.flows}, {"interval", time(c.trace.interval)}};
+        j["monitor"] = {{"enabled", c.monitor.enabled},
+                        {"bin", time(c.monitor.bin)},
+                        {"elephant", c.monitor.elephantBytes}};
+        return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+    }
     if (c.workload.type == "collective")
     {
         const CollectiveWorkload& cw = c.workload.collective;
@@ -1382,6 +1966,9 @@ ScenarioToJson(const ScenarioConfig& c)
             if (!p.dims.empty())
             {
                 pj["dims"] = p.dims;
+            }
+            if (!p.dimAlgorithms.empty())
+            {
                 pj["dim_algorithms"] = p.dimAlgorithms;
             }
             w["phases"].push_back(pj);
@@ -1391,9 +1978,14 @@ ScenarioToJson(const ScenarioConfig& c)
         j["monitor"] = {{"enabled", c.monitor.enabled},
                         {"bin", time(c.monitor.bin)},
                         {"elephant", c.monitor.elephantBytes}};
-        return j.dump(2) + "\n";
+        return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
     }
+    // Generated patterns are written as the flows they expanded to.
     w["type"] = "flows";
+    if (c.workload.type != "flows")
+    {
+        w["expanded_from"] = c.workload.type;
+    }
     w["flows"] = nlohmann::ordered_json::array();
     for (const auto& f : c.workload.flows)
     {
@@ -1408,7 +2000,7 @@ ScenarioToJson(const ScenarioConfig& c)
     j["monitor"] = {{"enabled", c.monitor.enabled},
                     {"bin", time(c.monitor.bin)},
                     {"elephant", c.monitor.elephantBytes}};
-    return j.dump(2) + "\n";
+    return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 } // namespace ns3

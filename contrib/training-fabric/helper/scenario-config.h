@@ -3,11 +3,38 @@
  *
  * Scenario files: the JSON a user hands to `./tf run`, read into plain
  * structs with every default filled in and every value checked.
+ *
+ * Every key has a default (below, with its source); unknown keys, wrong
+ * types and impossible values are ScenarioErrors of one line:
+ *   <file>: <key.path>: <what was expected>, got <what was found>
+ * e.g. `x.json: topology.host_link.rate: expected a positive data rate such as
+ * "100Gbps", got "fast"`. A key given twice in one object is an error too.
+ * Hosts are numbered from 0, leaf by leaf (leaf-spine: host h is on leaf
+ * h / hosts_per_leaf).
+ *
+ * Units (strings; no sign, no exponent, one optional space before the unit):
+ *   sizes  an integer (bytes) or "<n>B|KB|MB|GB|TB" (powers of 1000: "16MB"
+ *          is 16,000,000 bytes) or "<n>KiB|MiB|GiB|TiB" (powers of 1024);
+ *          must be a whole number of bytes ("1.5KB" yes, "1.5B" no)
+ *   rates  "<n>bps|Kbps|Mbps|Gbps|Tbps" or "b/s" forms ("25Gb/s"); > 0;
+ *          rounded to a whole bit/s
+ *   times  "<n>s|ms|us|ns|ps", or 0 / "0"; rounded to a whole ps
+ *
+ * `--set key.path=value` overrides are applied to the JSON document before
+ * validation. The value is JSON if it parses as JSON (numbers, true/false,
+ * objects such as `workload={"type": "incast", ...}`), else a string.
+ * Array elements are written `[n]` or `.n`: `workload.flows[0].bytes` and
+ * `workload.flows.0.bytes` are the same key.
+ *
+ * Generated workloads (all-to-all, incast, permutation) are expanded into
+ * WorkloadConfig::flows here, deterministically; ScenarioToJson() writes them
+ * as type "flows" with "expanded_from" naming the pattern.
  */
 #ifndef SCENARIO_CONFIG_H
 #define SCENARIO_CONFIG_H
 
 #include "collective-plan.h"
+#include "execution-trace.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
@@ -98,38 +125,46 @@ struct TopologyConfig
     }
 };
 
-/// `switch.ecn`.
+/**
+ * `switch.ecn`: false, true, or {kmin, kmax, pmax}. RED on the egress queue
+ * as the DCQCN congestion point. Defaults kmin 100 KB, kmax 400 KB, pmax 0.2:
+ * the HPCC simulator's DCQCN setting for 25 Gb/s links.
+ */
 struct EcnConfig
 {
     bool enabled{true};
-    uint64_t kminBytes{100000};
-    uint64_t kmaxBytes{400000};
-    double pmax{0.2};
+    uint64_t kminBytes{100000}; //!< `kmin`: marking starts above this queue
+    uint64_t kmaxBytes{400000}; //!< `kmax`: marking probability reaches pmax here
+    double pmax{0.2};           //!< `pmax`, in [0, 1]
 };
 
-/// `switch` section.
+/// `switch` section (every switch of the fabric).
 struct SwitchConfig
 {
-    uint64_t bufferBytes{16000000};
-    bool pfc{true};
-    double alpha{0.125};
-    uint64_t reservedBytes{4096};
-    std::optional<uint64_t> headroomBytes; //!< empty: derived per port
-    uint64_t xonOffsetBytes{3072};
-    EcnConfig ecn;
-    std::string scheduler{"strict"};
-    std::vector<uint32_t> wrrWeights;
+    uint64_t bufferBytes{16000000}; //!< `buffer`: 16 MB, a Broadcom Tomahawk-class shared buffer
+    bool pfc{true};                 //!< `pfc`: lossless (PFC) on the data classes
+    double alpha{0.125}; //!< `alpha`: dynamic threshold 1/8 (HPCC simulator, Broadcom-style DT)
+    uint64_t reservedBytes{4096};          //!< `reserved`: 4 KiB per ingress queue (HPCC simulator)
+    std::optional<uint64_t> headroomBytes; //!< `headroom`: "auto" (empty: derived per port)
+    uint64_t xonOffsetBytes{3072};         //!< `xon_offset`: XON 3 KiB below XOFF (HPCC simulator)
+    EcnConfig ecn;                         //!< `ecn`
+    std::string scheduler{"strict"};       //!< `scheduler`: strict | wrr
+    std::vector<uint32_t> wrrWeights;      //!< `wrr_weights`: 8 positive ints (empty: not given)
 };
 
-/// `nic` section.
+/**
+ * `nic` section (every host). Its Time defaults are set by the parser, after
+ * FabricTopology::EnsurePicosecondResolution(), not here.
+ */
 struct NicConfig
 {
-    uint32_t mtu{4096};
-    std::string cc{"none"};
-    std::map<std::string, std::string> ccParams;
-    uint32_t ackInterval{1};
-    Time rto;
-    Time cnpInterval; //!< DCQCN notification point: one CNP per QP per interval
+    uint32_t mtu{4096}; //!< `mtu`: payload bytes per packet, an IB MTU: 256, 512, 1024, 2048, 4096
+    std::string cc{"none"};                      //!< `cc`: one of ValidCcNames()
+    std::map<std::string, std::string> ccParams; //!< `cc_params`: numbers kept as their JSON text
+    uint32_t ackInterval{1};                     //!< `ack_interval`: packets per ACK, >= 1
+    Time rto;         //!< `rto`: 1 ms (close to the IB local ACK timeout 4.096 us x 2^8), > 0
+    Time cnpInterval; //!< `cnp_interval`: 50 us; DCQCN notification point: one CNP per QP per
+                      //!< interval
 };
 
 /// `monitor` section: the FlowTracer-style path monitor.
@@ -192,15 +227,31 @@ struct CollectiveWorkload
     std::vector<CollectiveSpec> phases;
 };
 
+/// `workload` of type "chakra" or "text": execution traces, read and checked.
+struct TraceWorkload
+{
+    std::string path;       //!< chakra: the file prefix; text: the text file
+    std::string commGroups; //!< comm-group JSON (chakra), empty: every rank
+    std::map<std::string, std::string> algorithms; //!< collective -> algorithm
+    uint32_t chunks{1};
+    uint32_t channels{1};
+    std::vector<TraceGraph> graphs; //!< one per rank, validated
+    CommGroups groups;
+};
+
 /// `workload` section, generated patterns expanded into explicit flows.
 struct WorkloadConfig
 {
-    std::string type{"flows"}; //!< flows | all-to-all | incast | permutation | collective
+    std::string type{"flows"}; //!< flows | all-to-all | incast | permutation | collective | chakra | text
     std::vector<FlowSpec> flows;
     CollectiveWorkload collective;
+    TraceWorkload trace;
 };
 
-/// A whole scenario.
+/**
+ * A whole scenario. A default-constructed one has zero times (stop, rto, ...):
+ * parse "{}" (ParseScenarioText("{}", {}, "defaults")) for the real defaults.
+ */
 struct ScenarioConfig
 {
     std::string name{"scenario"};

@@ -20,6 +20,7 @@ namespace ns3
 {
 
 class CollectiveEngine;
+class TraceRunner;
 class FabricTopology;
 class PathMonitor;
 class RdmaQueuePair;
@@ -127,6 +128,7 @@ class ScenarioRunner
     ScenarioConfig m_cfg;
     std::string m_outDir;
     std::unique_ptr<CollectiveEngine> m_engine;
+    std::unique_ptr<TraceRunner> m_traceRunner;
     Ptr<PathMonitor> m_monitor;
     uint32_t m_iteration{0};
     uint32_t m_phase{0};

@@ -1,0 +1,286 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Execution-trace tests: Chakra ET framing (hand-built bytes), round trips,
+ * the errors bad traces get, the text format, and execution order and timing.
+ */
+#include "ns3/execution-trace.h"
+#include "ns3/fabric-topology.h"
+#include "ns3/leaf-spine-helper.h"
+#include "ns3/scenario-config.h"
+#include "ns3/scenario-runner.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-runner.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+namespace
+{
+std::string
+Bytes(std::initializer_list<int> b)
+{
+    std::string s;
+    for (int c : b)
+    {
+        s.push_back(static_cast<char>(c));
+    }
+    return s;
+}
+
+// GlobalMetadata{version "0.0.4"}: field 1 (tag 0x0A), length 5, "0.0.4";
+// 7 bytes, framed by the varint 0x07.
+const std::string kMeta = Bytes({0x07, 0x0A, 0x05, '0', '.', '0', '.', '4'});
+
+void
+ExpectError(const std::string& bytes, const std::string& expected)
+{
+    try
+    {
+        TraceGraph g = ParseChakra(bytes, "bad.et", 0);
+        ValidateGraph(g);
+        FAIL() << "accepted; expected " << expected;
+    }
+    catch (const TraceError& e)
+    {
+        const std::string msg = e.what();
+        EXPECT_EQ(msg.rfind("bad.et", 0), 0u) << msg;
+        EXPECT_NE(msg.find(expected), std::string::npos) << msg;
+        EXPECT_EQ(msg.find('\n'), std::string::npos);
+    }
+}
+} // namespace
+
+TEST(ChakraReader, AcceptsAHandBuiltByteSequence)
+{
+    // Node{id 1 (08 01), name "c" (12 01 63), type COMP = 4 (18 04),
+    // duration_micros 10 (38 0A)}: 9 bytes, framed by 0x09. A second node
+    // with every proto3 default omitted but type COMP and data_deps [1]
+    // (2A 01 01, packed) and id 2: 08 02 18 04 2A 01 01 = 7 bytes.
+    const std::string bytes = kMeta + Bytes({0x09,
+                                             0x08,
+                                             0x01,
+                                             0x12,
+                                             0x01,
+                                             'c',
+                                             0x18,
+                                             0x04,
+                                             0x38,
+                                             0x0A,
+                                             0x07,
+                                             0x08,
+                                             0x02,
+                                             0x18,
+                                             0x04,
+                                             0x2A,
+                                             0x01,
+                                             0x01});
+    TraceGraph g = ParseChakra(bytes, "hand.et", 0);
+    EXPECT_EQ(g.version, "0.0.4");
+    ASSERT_EQ(g.nodes.size(), 2u);
+    EXPECT_EQ(g.nodes[0].id, 1u);
+    EXPECT_EQ(g.nodes[0].name, "c");
+    EXPECT_EQ(g.nodes[0].kind, TraceNode::COMP);
+    EXPECT_EQ(g.nodes[0].durationMicros, 10u);
+    EXPECT_EQ(g.nodes[1].id, 2u);
+    EXPECT_EQ(g.nodes[1].durationMicros, 0u);
+    EXPECT_EQ(g.nodes[1].dataDeps, std::vector<uint64_t>({1}));
+    ValidateGraph(g);
+}
+
+TEST(ChakraReader, RejectsBadStreamsWithClearErrors)
+{
+    const std::string node = Bytes({0x04, 0x08, 0x01, 0x18, 0x04});
+    ExpectError(kMeta + node.substr(0, 3), "truncated node message #0");
+    ExpectError(kMeta + Bytes({0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01}),
+                "bad varint");
+    ExpectError(kMeta + Bytes({0x80}), "truncated length prefix");
+    ExpectError("", "empty trace");
+    // type 12 is no NodeType.
+    ExpectError(kMeta + Bytes({0x04, 0x08, 0x05, 0x18, 0x0C}), "node 5: unknown node type 12");
+    // A cycle: node 1 depends on 2, node 2 on 1.
+    ExpectError(kMeta + Bytes({0x07, 0x08, 0x01, 0x18, 0x04, 0x2A, 0x01, 0x02}) +
+                    Bytes({0x07, 0x08, 0x02, 0x18, 0x04, 0x2A, 0x01, 0x01}),
+                "on a dependency cycle");
+    // A dangling dependency.
+    ExpectError(kMeta + Bytes({0x07, 0x08, 0x01, 0x18, 0x04, 0x2A, 0x01, 0x09}),
+                "node 1: depends on node 9, which does not exist");
+}
+
+TEST(ChakraReader, GeneratedGraphRoundTrips)
+{
+    std::vector<TraceGraph> g = ParseTextTrace("rank 0\n"
+                                               "1: comp 10 name fwd\n"
+                                               "2: send 1MB to 1 tag 7 after 1\n"
+                                               "3: coll all-reduce 4MB after 1 group dp\n"
+                                               "rank 1\n"
+                                               "1: recv 1MB from 0 tag 7\n"
+                                               "2: coll all-reduce 4MB after 1 group dp\n"
+                                               "3: comp 5 after 2 ctrl 1\n",
+                                               "two.txt");
+    ASSERT_EQ(g.size(), 2u);
+    for (const TraceGraph& a : g)
+    {
+        TraceGraph b = ParseChakra(SerializeChakra(a), "rt.et", a.rank);
+        ASSERT_EQ(b.nodes.size(), a.nodes.size());
+        for (std::size_t i = 0; i < a.nodes.size(); ++i)
+        {
+            const TraceNode& x = a.nodes[i];
+            const TraceNode& y = b.nodes[i];
+            EXPECT_EQ(x.id, y.id);
+            EXPECT_EQ(x.name, y.name);
+            EXPECT_EQ(x.kind, y.kind);
+            EXPECT_EQ(x.dataDeps, y.dataDeps);
+            EXPECT_EQ(x.ctrlDeps, y.ctrlDeps);
+            EXPECT_EQ(x.durationMicros, y.durationMicros);
+            EXPECT_EQ(x.commType, y.commType);
+            EXPECT_EQ(x.commSize, y.commSize);
+            EXPECT_EQ(x.commSrc, y.commSrc);
+            EXPECT_EQ(x.commDst, y.commDst);
+            EXPECT_EQ(x.commTag, y.commTag);
+            EXPECT_EQ(x.pgName, y.pgName);
+        }
+    }
+    ValidateWorkload(g, {{"dp", {0, 1}}});
+}
+
+TEST(ChakraReader, MismatchedSendRecvIsNamed)
+{
+    std::vector<TraceGraph> g = ParseTextTrace("rank 0\n1: send 1MB to 1 tag 1\n"
+                                               "rank 1\n1: recv 2MB from 0 tag 1\n",
+                                               "mm.txt");
+    try
+    {
+        ValidateWorkload(g, {});
+        FAIL();
+    }
+    catch (const TraceError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("has no matching"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("node 1"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(ParseTextTrace("rank 0\n1: jump 3\n", "x.txt"), TraceError);
+    EXPECT_THROW(ParseTextTrace("1: comp 3\n", "x.txt"), TraceError);
+}
+
+TEST(TraceRunner, DependencyOrderAndComputeAddExactly)
+{
+    // Rank 0: compute 10 us, send 1 MB to rank 1, compute 5 us after the
+    // send. Rank 1: receive, then compute 7 us. Compute time is the sum of
+    // compute durations exactly; no node starts before its dependencies end.
+    std::vector<TraceGraph> g = ParseTextTrace("rank 0\n"
+                                               "1: comp 10\n"
+                                               "2: send 1MB to 1 after 1\n"
+                                               "3: comp 5 after 2\n"
+                                               "rank 1\n"
+                                               "1: recv 1MB from 0\n"
+                                               "2: comp 7 after 1\n",
+                                               "order.txt");
+    ValidateWorkload(g, {});
+    LeafSpineHelper ls;
+    ls.SetShape(1, 1, 2);
+    Ptr<FabricTopology> topo = ls.Install();
+    TraceRunner run(topo, g, {}, {}, 1, 1);
+    run.Start();
+    Simulator::Run();
+    const auto& ranks = run.GetRanks();
+    ASSERT_TRUE(ranks[0].done && ranks[1].done);
+    EXPECT_EQ(ranks[0].compute, MicroSeconds(15));
+    EXPECT_EQ(ranks[1].compute, MicroSeconds(7));
+    for (uint32_t r = 0; r < 2; ++r)
+    {
+        const TraceGraph& gr = run.GetGraphs()[r];
+        for (std::size_t i = 0; i < gr.nodes.size(); ++i)
+        {
+            for (uint64_t d : gr.nodes[i].dataDeps)
+            {
+                std::size_t j = 0;
+                while (gr.nodes[j].id != d)
+                {
+                    ++j;
+                }
+                EXPECT_GE(ranks[r].nodeStart[i], ranks[r].nodeFinish[j]);
+            }
+        }
+    }
+    // The send starts at 10 us; rank 1's compute starts when the 1 MB
+    // arrives: after 10 us + the message's ideal time on the idle leaf, and
+    // takes exactly 7 us.
+    const Time arrival = MicroSeconds(10) + topo->GetIdealFct(0, 1, 1000000, 4096);
+    EXPECT_EQ(ranks[1].nodeStart[1], arrival);
+    EXPECT_EQ(ranks[1].finish, arrival + MicroSeconds(7));
+    EXPECT_EQ(ranks[0].finish - ranks[0].nodeStart[2], MicroSeconds(5));
+    Simulator::Destroy();
+}
+
+TEST(TraceRunner, CollectivesJoinAcrossRanks)
+{
+    // Four ranks: rank r computes 10 r us, then all join one all-reduce; the
+    // collective starts when the last (rank 3) arrives at 30 us.
+    std::string text;
+    for (int r = 0; r < 4; ++r)
+    {
+        text += "rank " + std::to_string(r) + "\n1: comp " + std::to_string(10 * r) +
+                "\n2: coll all-reduce 1MB after 1\n";
+    }
+    std::vector<TraceGraph> g = ParseTextTrace(text, "coll.txt");
+    ValidateWorkload(g, {});
+    LeafSpineHelper ls;
+    ls.SetShape(1, 1, 4);
+    Ptr<FabricTopology> topo = ls.Install();
+    TraceRunner run(topo, g, {}, {{"all-reduce", "ring"}}, 1, 1);
+    run.Start();
+    Simulator::Run();
+    const auto& rec = run.GetEngine().GetRecords();
+    ASSERT_EQ(rec.size(), 1u);
+    EXPECT_EQ(rec[0].start, MicroSeconds(30));
+    for (const auto& r : run.GetRanks())
+    {
+        EXPECT_TRUE(r.done);
+        EXPECT_EQ(r.finish, rec[0].finish);
+    }
+    Simulator::Destroy();
+}
+
+TEST(TraceScenario, ChakraAndTextWorkloadsRunFromScenarioFiles)
+{
+    // The sample traces in traces/ (written by tf-trace-gen), in the
+    // scenario form the issue names, and the text format.
+    const std::string base = R"({"topology": {"type": "leaf-spine", "leaves": 2, "spines": 2,
+        "hosts_per_leaf": 8}, "workload": )";
+    for (
+        const char* w :
+        {R"({"type": "chakra", "prefix": "traces/pipeline8/pipeline8", "comm_groups": "traces/pipeline8/groups.json"})",
+         R"({"type": "text", "path": "traces/text/two-stage.txt"})"})
+    {
+        ScenarioRunner run(ParseScenarioText(base + w + "}", {}, "trace.json"));
+        run.Build();
+        run.Run();
+        const std::string summary = run.SummaryJson();
+        EXPECT_EQ(summary.find("\"done\": false"), std::string::npos) << summary;
+        EXPECT_NE(summary.find("\"exposed_comm_s\""), std::string::npos);
+    }
+    // The text trace's compute adds up: 50 + 80 us per rank.
+    ScenarioRunner run(
+        ParseScenarioText(base + R"({"type": "text", "path": "traces/text/two-stage.txt"}})",
+                          {},
+                          "t.json"));
+    run.Build();
+    run.Run();
+    EXPECT_NE(run.SummaryJson().find("\"compute_s\": 0.00013,"), std::string::npos)
+        << run.SummaryJson();
+    // A missing trace is a scenario error naming the file.
+    try
+    {
+        ParseScenarioText(base + R"({"type": "chakra", "prefix": "traces/none/none"}})",
+                          {},
+                          "m.json");
+        FAIL();
+    }
+    catch (const ScenarioError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("traces/none/none.0.et"), std::string::npos)
+            << e.what();
+    }
+}
