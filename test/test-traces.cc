@@ -161,6 +161,11 @@ TEST(ChakraReader, MismatchedSendRecvIsNamed)
         EXPECT_NE(std::string(e.what()).find("node 1"), std::string::npos) << e.what();
     }
     EXPECT_THROW(ParseTextTrace("rank 0\n1: jump 3\n", "x.txt"), TraceError);
+    // Found by the fuzzer: a send whose peer rank is missing, and a
+    // dependency id too large for 64 bits.
+    EXPECT_THROW(ParseTextTrace("rank 0\n1: send 1MB to\n", "x.txt"), TraceError);
+    EXPECT_THROW(ParseTextTrace("rank 0\n1: comp 5 after 388888888888888888888888\n", "x.txt"),
+                 TraceError);
     EXPECT_THROW(ParseTextTrace("1: comp 3\n", "x.txt"), TraceError);
 }
 

@@ -433,9 +433,11 @@ ParseTextTrace(const std::string& text, const std::string& source)
         std::string item;
         while (std::getline(ss, item, ','))
         {
-            if (item.empty() || !std::all_of(item.begin(), item.end(), ::isdigit))
+            if (item.empty() || item.size() > 18 ||
+                !std::all_of(item.begin(), item.end(), ::isdigit))
             {
-                fail("expected node ids separated by commas, got \"" + list + "\"");
+                fail("expected node ids (at most 18 digits) separated by commas, got \"" + list +
+                     "\"");
             }
             out.push_back(std::stoull(item));
         }
@@ -514,7 +516,7 @@ ParseTextTrace(const std::string& text, const std::string& source)
                 fail("expected a size such as 4096 or \"1MB\", got \"" + tok[i - 1] + "\"");
             }
             const char* dir = op == "send" ? "to" : "from";
-            if (i + 1 >= tok.size() + 1 || i >= tok.size() || tok[i] != dir)
+            if (i + 1 >= tok.size() || tok[i] != dir)
             {
                 fail(std::string("expected \"") + dir + " <rank>\"");
             }
