@@ -12,7 +12,9 @@
 #include "ns3/simulator.h"
 #include "ns3/trace-runner.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
+#include <set>
 
 using namespace ns3;
 
@@ -288,4 +290,83 @@ TEST(TraceScenario, ChakraAndTextWorkloadsRunFromScenarioFiles)
         EXPECT_NE(std::string(e.what()).find("traces/none/none.0.et"), std::string::npos)
             << e.what();
     }
+}
+
+TEST(TraceGenerator, WrittenAndReadBackGivesTheSameGraph)
+{
+    for (const char* pattern : {"dp", "moe", "pipeline", "gossip"})
+    {
+        std::vector<TraceGraph> gen = GenerateTrace(pattern, 4, 3, 1000000, 50);
+        ValidateWorkload(gen, {});
+        for (const TraceGraph& a : gen)
+        {
+            TraceGraph b = ParseChakra(SerializeChakra(a), "gen.et", a.rank);
+            ASSERT_EQ(b.nodes.size(), a.nodes.size()) << pattern;
+            for (std::size_t i = 0; i < a.nodes.size(); ++i)
+            {
+                EXPECT_EQ(a.nodes[i].id, b.nodes[i].id);
+                EXPECT_EQ(a.nodes[i].kind, b.nodes[i].kind);
+                EXPECT_EQ(a.nodes[i].dataDeps, b.nodes[i].dataDeps);
+                EXPECT_EQ(a.nodes[i].durationMicros, b.nodes[i].durationMicros);
+                EXPECT_EQ(a.nodes[i].commSize, b.nodes[i].commSize);
+                EXPECT_EQ(a.nodes[i].commType, b.nodes[i].commType);
+                EXPECT_EQ(a.nodes[i].commSrc, b.nodes[i].commSrc);
+                EXPECT_EQ(a.nodes[i].commDst, b.nodes[i].commDst);
+                EXPECT_EQ(a.nodes[i].commTag, b.nodes[i].commTag);
+            }
+        }
+    }
+    EXPECT_THROW(GenerateTrace("nope", 4, 1, 1, 1), TraceError);
+}
+
+TEST(TraceGenerator, GossipPartnersAndDelayByOne)
+{
+    // Every learner sends one model and receives one per step; the ring
+    // partner is the successor; random partners change with the step.
+    auto partners = [](const std::vector<TraceGraph>& g, uint32_t step) {
+        std::vector<int32_t> to;
+        for (const TraceGraph& r : g)
+        {
+            for (const TraceNode& n : r.nodes)
+            {
+                if (n.kind == TraceNode::COMM_SEND && n.commTag == static_cast<int32_t>(step))
+                {
+                    to.push_back(n.commDst);
+                }
+            }
+        }
+        return to;
+    };
+    const auto ring = GenerateGossip(8, 4, 1000, 10, false, false, 1);
+    ValidateWorkload(ring, {});
+    EXPECT_EQ(partners(ring, 0), std::vector<int32_t>({1, 2, 3, 4, 5, 6, 7, 0}));
+    const auto rnd = GenerateGossip(8, 4, 1000, 10, true, false, 1);
+    ValidateWorkload(rnd, {}); // every send has its receive
+    std::set<std::vector<int32_t>> distinct;
+    for (uint32_t s = 0; s < 4; ++s)
+    {
+        std::vector<int32_t> p = partners(rnd, s);
+        std::vector<int32_t> sorted = p;
+        std::sort(sorted.begin(), sorted.end());
+        EXPECT_EQ(sorted, std::vector<int32_t>({0, 1, 2, 3, 4, 5, 6, 7})); // a permutation
+        distinct.insert(p);
+    }
+    EXPECT_GT(distinct.size(), 1u);
+    // Synchronous: compute of step 1 waits for the receive of step 0; delay
+    // by one: it does not (only compute of step 2 waits for it).
+    const auto sync = GenerateGossip(2, 3, 1000, 10, false, false, 1);
+    const auto lag = GenerateGossip(2, 3, 1000, 10, false, true, 1);
+    auto computeDeps = [](const TraceGraph& g, uint32_t step) {
+        for (const TraceNode& n : g.nodes)
+        {
+            if (n.name == "compute" + std::to_string(step))
+            {
+                return n.dataDeps.size();
+            }
+        }
+        return std::size_t(99);
+    };
+    EXPECT_EQ(computeDeps(sync[0], 1), 2u); // previous compute + receive of step 0
+    EXPECT_EQ(computeDeps(lag[0], 1), 1u);  // previous compute only
+    EXPECT_EQ(computeDeps(lag[0], 2), 2u);  // + receive of step 0
 }

@@ -575,10 +575,10 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
     }
     Section w(root.File(), "workload", *v);
     WorkloadConfig& wl = cfg.workload;
-    wl.type =
-        w.Str("type",
-              "flows",
-              {"flows", "all-to-all", "incast", "permutation", "collective", "chakra", "text"});
+    wl.type = w.Str(
+        "type",
+        "flows",
+        {"flows", "all-to-all", "incast", "permutation", "collective", "chakra", "text", "gossip"});
     auto common = [&](Section& s, FlowSpec& f, bool needBytes) {
         if (needBytes && !s.Find("bytes"))
         {
@@ -838,6 +838,38 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
         c.channels = first.channels;
         c.dims = first.dims;
         c.dimAlgorithms = first.dimAlgorithms;
+    }
+    else if (wl.type == "gossip")
+    {
+        TraceWorkload& t = wl.trace;
+        const uint32_t steps = static_cast<uint32_t>(w.UInt("steps", 10, 1, 100000));
+        if (!w.Find("bytes"))
+        {
+            w.Fail("workload.bytes", "missing (the model size each learner sends per step)");
+        }
+        const uint64_t bytes = w.Size("bytes", 0, 1);
+        const Time compute = w.TimeVal("compute", MicroSeconds(100));
+        const std::string partner = w.Str("partner", "ring", {"ring", "random"});
+        const bool delay = w.Bool("delay_by_one", false);
+        const uint64_t seed = w.UInt("seed", cfg.seed);
+        if (hosts < 2)
+        {
+            w.Fail("workload.type", "gossip needs at least two hosts");
+        }
+        t.path = "gossip";
+        t.steps = steps;
+        t.bytes = bytes;
+        t.computeUs = static_cast<uint64_t>(compute.GetMicroSeconds());
+        t.randomPartner = partner == "random";
+        t.delayByOne = delay;
+        t.seed = seed;
+        t.graphs = GenerateGossip(hosts,
+                                  steps,
+                                  bytes,
+                                  static_cast<uint64_t>(compute.GetMicroSeconds()),
+                                  partner == "random",
+                                  delay,
+                                  seed);
     }
     else if (wl.type == "chakra" || wl.type == "text")
     {
@@ -1924,6 +1956,23 @@ ScenarioToJson(const ScenarioConfig& c)
     }
     j["routing"] = r;
     nlohmann::ordered_json w;
+    if (c.workload.type == "gossip")
+    {
+        const TraceWorkload& t = c.workload.trace;
+        w["type"] = "gossip";
+        w["steps"] = t.steps;
+        w["bytes"] = t.bytes;
+        w["compute"] = std::to_string(t.computeUs) + "us";
+        w["partner"] = t.randomPartner ? "random" : "ring";
+        w["delay_by_one"] = t.delayByOne;
+        w["seed"] = t.seed;
+        j["workload"] = w;
+        j["trace"] = {{"flows", c.trace.flows}, {"interval", time(c.trace.interval)}};
+        j["monitor"] = {{"enabled", c.monitor.enabled},
+                        {"bin", time(c.monitor.bin)},
+                        {"elephant", c.monitor.elephantBytes}};
+        return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+    }
     if (c.workload.type == "chakra" || c.workload.type == "text")
     {
         const TraceWorkload& t = c.workload.trace;

@@ -230,19 +230,27 @@ struct CollectiveWorkload
 /// `workload` of type "chakra" or "text": execution traces, read and checked.
 struct TraceWorkload
 {
-    std::string path;       //!< chakra: the file prefix; text: the text file
-    std::string commGroups; //!< comm-group JSON (chakra), empty: every rank
+    std::string path;                              //!< chakra: the file prefix; text: the text file
+    std::string commGroups;                        //!< comm-group JSON (chakra), empty: every rank
     std::map<std::string, std::string> algorithms; //!< collective -> algorithm
     uint32_t chunks{1};
     uint32_t channels{1};
     std::vector<TraceGraph> graphs; //!< one per rank, validated
     CommGroups groups;
+    // gossip (generated traces)
+    uint32_t steps{0};
+    uint64_t bytes{0};
+    uint64_t computeUs{0};
+    bool randomPartner{false};
+    bool delayByOne{false};
+    uint64_t seed{0};
 };
 
 /// `workload` section, generated patterns expanded into explicit flows.
 struct WorkloadConfig
 {
-    std::string type{"flows"}; //!< flows | all-to-all | incast | permutation | collective | chakra | text
+    std::string type{
+        "flows"}; //!< flows | all-to-all | incast | permutation | collective | chakra | text
     std::vector<FlowSpec> flows;
     CollectiveWorkload collective;
     TraceWorkload trace;

@@ -390,7 +390,8 @@ ScenarioRunner::Build()
         m_engine = std::make_unique<CollectiveEngine>(m_topo, m_cfg.workload.collective.priority);
         Simulator::Schedule(Time(0), &ScenarioRunner::StartCollective, this);
     }
-    else if (m_cfg.workload.type == "chakra" || m_cfg.workload.type == "text")
+    else if (m_cfg.workload.type == "chakra" || m_cfg.workload.type == "text" ||
+             m_cfg.workload.type == "gossip")
     {
         const TraceWorkload& tw = m_cfg.workload.trace;
         m_traceRunner = std::make_unique<TraceRunner>(m_topo,

@@ -8,6 +8,7 @@
  *   tf-trace-gen dp        --ranks N --layers L --bytes B --compute US --out PREFIX
  *   tf-trace-gen moe       --ranks N --layers L --bytes B --compute US --out PREFIX
  *   tf-trace-gen pipeline  --ranks N --micro M --bytes B --compute US --out PREFIX
+ *   tf-trace-gen gossip    --ranks N --steps S --bytes B --compute US --out PREFIX
  *   tf-trace-gen convert   TEXT_FILE --out PREFIX
  *
  * dp: data-parallel, layer by layer: each layer's backward compute, then an
@@ -18,6 +19,9 @@
  *     then compute then another all-to-all (combine).
  * pipeline: M micro-batches flow through N stages: each stage computes, then
  *     sends its activations (B bytes) to the next stage, which receives first.
+ * gossip: decentralized training (AD-PSGD): each step a learner computes,
+ *     then exchanges its model (B bytes) with its ring neighbour.
+ * (See GenerateTrace in ns3/execution-trace.h.)
  */
 #include "ns3/execution-trace.h"
 #include "ns3/scenario-config.h"
@@ -39,124 +43,7 @@ Usage()
     return 2;
 }
 
-TraceNode
-Node(uint64_t id, const std::string& name, TraceNode::Kind kind, std::vector<uint64_t> deps)
-{
-    TraceNode n;
-    n.id = id;
-    n.name = name;
-    n.kind = kind;
-    n.dataDeps = std::move(deps);
-    return n;
-}
 } // namespace
-
-/// Build the graphs of a named pattern.
-std::vector<TraceGraph>
-Generate(const std::string& pattern, uint32_t ranks, uint32_t count, uint64_t bytes, uint64_t us)
-{
-    std::vector<TraceGraph> graphs(ranks);
-    for (uint32_t r = 0; r < ranks; ++r)
-    {
-        TraceGraph& g = graphs[r];
-        g.rank = r;
-        g.source = pattern;
-        uint64_t id = 0;
-        if (pattern == "dp")
-        {
-            std::vector<uint64_t> reduces;
-            uint64_t prev = UINT64_MAX;
-            for (uint32_t l = 0; l < count; ++l)
-            {
-                TraceNode c = Node(id, "bwd_layer" + std::to_string(l), TraceNode::COMP, {});
-                if (prev != UINT64_MAX)
-                {
-                    c.dataDeps.push_back(prev);
-                }
-                c.durationMicros = us;
-                g.nodes.push_back(c);
-                prev = id++;
-                TraceNode a =
-                    Node(id, "allreduce_layer" + std::to_string(l), TraceNode::COMM_COLL, {prev});
-                a.commType = 0; // ALL_REDUCE
-                a.commSize = bytes;
-                g.nodes.push_back(a);
-                reduces.push_back(id++);
-            }
-            TraceNode step = Node(id++, "optimizer_step", TraceNode::COMP, reduces);
-            step.durationMicros = us;
-            g.nodes.push_back(step);
-        }
-        else if (pattern == "moe")
-        {
-            uint64_t prev = UINT64_MAX;
-            for (uint32_t l = 0; l < count; ++l)
-            {
-                for (const char* part : {"dispatch", "combine"})
-                {
-                    TraceNode c = Node(id,
-                                       std::string("expert_") + part + std::to_string(l),
-                                       TraceNode::COMP,
-                                       {});
-                    if (prev != UINT64_MAX)
-                    {
-                        c.dataDeps.push_back(prev);
-                    }
-                    c.durationMicros = us;
-                    g.nodes.push_back(c);
-                    prev = id++;
-                    TraceNode a = Node(id,
-                                       std::string("alltoall_") + part + std::to_string(l),
-                                       TraceNode::COMM_COLL,
-                                       {prev});
-                    a.commType = 6; // ALL_TO_ALL
-                    a.commSize = bytes;
-                    g.nodes.push_back(a);
-                    prev = id++;
-                }
-            }
-        }
-        else // pipeline
-        {
-            uint64_t prev = UINT64_MAX;
-            for (uint32_t m = 0; m < count; ++m)
-            {
-                std::vector<uint64_t> deps;
-                if (prev != UINT64_MAX)
-                {
-                    deps.push_back(prev);
-                }
-                if (r > 0)
-                {
-                    TraceNode rv =
-                        Node(id, "recv_mb" + std::to_string(m), TraceNode::COMM_RECV, deps);
-                    rv.commSrc = static_cast<int32_t>(r - 1);
-                    rv.commDst = static_cast<int32_t>(r);
-                    rv.commTag = static_cast<int32_t>(m);
-                    rv.commSize = bytes;
-                    g.nodes.push_back(rv);
-                    deps = {id++};
-                }
-                TraceNode c = Node(id, "fwd_mb" + std::to_string(m), TraceNode::COMP, deps);
-                c.durationMicros = us;
-                g.nodes.push_back(c);
-                prev = id++;
-                if (r + 1 < ranks)
-                {
-                    TraceNode s =
-                        Node(id, "send_mb" + std::to_string(m), TraceNode::COMM_SEND, {prev});
-                    s.commSrc = static_cast<int32_t>(r);
-                    s.commDst = static_cast<int32_t>(r + 1);
-                    s.commTag = static_cast<int32_t>(m);
-                    s.commSize = bytes;
-                    g.nodes.push_back(s);
-                    ++id;
-                }
-            }
-        }
-    }
-    return graphs;
-}
 
 int
 main(int argc, char** argv)
@@ -192,7 +79,7 @@ main(int argc, char** argv)
             {
                 ranks = static_cast<uint32_t>(std::stoul(value()));
             }
-            else if (a == "--layers" || a == "--micro")
+            else if (a == "--layers" || a == "--micro" || a == "--steps")
             {
                 count = static_cast<uint32_t>(std::stoul(value()));
             }
@@ -229,9 +116,9 @@ main(int argc, char** argv)
             s << in.rdbuf();
             graphs = ParseTextTrace(s.str(), text);
         }
-        else if (mode == "dp" || mode == "moe" || mode == "pipeline")
+        else if (mode == "dp" || mode == "moe" || mode == "pipeline" || mode == "gossip")
         {
-            graphs = Generate(mode, ranks, count, bytes, us);
+            graphs = GenerateTrace(mode, ranks, count, bytes, us);
         }
         else
         {
