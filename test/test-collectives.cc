@@ -239,3 +239,22 @@ TEST(CollectiveScenario, BadCollectiveIsAScenarioError)
         EXPECT_NE(std::string(e.what()).find("workload.algorithm"), std::string::npos) << e.what();
     }
 }
+
+TEST(CollectivePlan, BroadcastReduceBarrier)
+{
+    // Broadcast of S from rank 0 along the chain 0 -> 1 -> ... -> N-1: every
+    // rank but the last forwards S; reduce is the mirror; a barrier is one
+    // byte from every rank to every other.
+    const uint64_t s = 4096 * 10;
+    CollectivePlan b = PlanCollective(Spec("broadcast", "chain", s, 5));
+    ExpectAcyclic(b);
+    EXPECT_EQ(b.transfers.size(), 4u);
+    EXPECT_EQ(BytesSentBy(b, 0), s);
+    EXPECT_EQ(BytesSentBy(b, 4), 0u);
+    CollectivePlan r = PlanCollective(Spec("reduce", "chain", s, 5));
+    EXPECT_EQ(BytesSentBy(r, 0), 0u);
+    EXPECT_EQ(BytesSentBy(r, 4), s);
+    CollectivePlan bar = PlanCollective(Spec("barrier", "chain", 0, 5));
+    EXPECT_EQ(bar.transfers.size(), 20u);
+    EXPECT_EQ(BytesSentBy(bar, 2), 4u);
+}

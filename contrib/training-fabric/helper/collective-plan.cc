@@ -385,7 +385,10 @@ PlanCollective(const CollectiveSpec& spec)
     static const std::vector<std::string> types{"all-reduce",
                                                 "reduce-scatter",
                                                 "all-gather",
-                                                "all-to-all"};
+                                                "all-to-all",
+                                                "broadcast",
+                                                "reduce",
+                                                "barrier"};
     if (std::find(types.begin(), types.end(), spec.type) == types.end())
     {
         throw std::invalid_argument(
@@ -394,8 +397,58 @@ PlanCollective(const CollectiveSpec& spec)
     }
     CollectivePlan plan;
     plan.busFactor = spec.type == "all-reduce" ? 2.0 * (n - 1) / n : double(n - 1) / n;
+    if (spec.type == "broadcast" || spec.type == "reduce" || spec.type == "barrier")
+    {
+        plan.busFactor = 1.0; // nccl-tests: busbw = algbw for broadcast and reduce
+    }
     if (n == 1)
     {
+        return plan;
+    }
+    if (spec.type == "barrier")
+    {
+        // Every rank tells every other it has arrived (one byte each); the
+        // barrier ends when all have heard from all.
+        Builder b(plan, 0);
+        b.Direct(
+            std::vector<uint32_t>([n] {
+                std::vector<uint32_t> r(n);
+                for (uint32_t i = 0; i < n; ++i)
+                {
+                    r[i] = i;
+                }
+                return r;
+            }()),
+            [](uint32_t, uint32_t) { return uint64_t(1); },
+            Ready(n));
+        return plan;
+    }
+    if (spec.type == "broadcast" || spec.type == "reduce")
+    {
+        // A pipelined chain through the ranks in order, root rank 0:
+        // broadcast flows 0 -> 1 -> ... -> n-1, reduce n-1 -> ... -> 0; each
+        // chunk of a channel moves on once it has arrived at a rank.
+        for (uint32_t k = 0; k < spec.channels; ++k)
+        {
+            const uint64_t channelBytes = Split(spec.bytes, spec.channels, k);
+            Builder b(plan, k);
+            for (uint32_t c = 0; c < spec.chunks; ++c)
+            {
+                const uint64_t piece = Split(channelBytes, spec.chunks, c);
+                uint32_t last = UINT32_MAX;
+                for (uint32_t s = 0; s + 1 < n; ++s)
+                {
+                    const uint32_t from = spec.type == "broadcast" ? s : n - 1 - s;
+                    const uint32_t to = spec.type == "broadcast" ? s + 1 : n - 2 - s;
+                    std::vector<uint32_t> deps;
+                    if (last != UINT32_MAX)
+                    {
+                        deps.push_back(last);
+                    }
+                    last = b.Add(from, to, piece, deps);
+                }
+            }
+        }
         return plan;
     }
     std::vector<uint32_t> all(n);

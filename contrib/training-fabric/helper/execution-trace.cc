@@ -363,6 +363,14 @@ CollectiveName(int64_t t)
         return "reduce-scatter";
     case ChakraProtoMsg::ALL_TO_ALL:
         return "all-to-all";
+    case ChakraProtoMsg::REDUCE_SCATTER_BLOCK:
+        return "reduce-scatter";
+    case ChakraProtoMsg::BROADCAST:
+        return "broadcast";
+    case ChakraProtoMsg::REDUCE:
+        return "reduce";
+    case ChakraProtoMsg::BARRIER:
+        return "barrier";
     default:
         return "";
     }
@@ -737,12 +745,16 @@ ParseTextTrace(const std::string& text, const std::string& source)
                 {"all-reduce", ChakraProtoMsg::ALL_REDUCE},
                 {"all-gather", ChakraProtoMsg::ALL_GATHER},
                 {"reduce-scatter", ChakraProtoMsg::REDUCE_SCATTER},
-                {"all-to-all", ChakraProtoMsg::ALL_TO_ALL}};
+                {"all-to-all", ChakraProtoMsg::ALL_TO_ALL},
+                {"broadcast", ChakraProtoMsg::BROADCAST},
+                {"reduce", ChakraProtoMsg::REDUCE},
+                {"barrier", ChakraProtoMsg::BARRIER}};
             auto it = types.find(c);
             if (it == types.end())
             {
                 fail("unknown collective \"" + c +
-                     "\" (valid: all-reduce, all-gather, reduce-scatter, all-to-all)");
+                     "\" (valid: all-reduce, all-gather, reduce-scatter, all-to-all, broadcast, "
+                     "reduce, barrier)");
             }
             n.commType = it->second;
             if (i >= tok.size())
@@ -844,7 +856,7 @@ ValidateGraph(const TraceGraph& g)
             }
         }
         if ((n.kind == TraceNode::COMM_SEND || n.kind == TraceNode::COMM_RECV ||
-             n.kind == TraceNode::COMM_COLL) &&
+             (n.kind == TraceNode::COMM_COLL && n.commType != ChakraProtoMsg::BARRIER)) &&
             n.commSize == 0)
         {
             Fail(g.source, "node " + std::to_string(n.id) + ": communication without comm_size");
@@ -853,8 +865,8 @@ ValidateGraph(const TraceGraph& g)
         {
             Fail(g.source,
                  "node " + std::to_string(n.id) + ": comm_type " + std::to_string(n.commType) +
-                     " is not simulated (expected ALL_REDUCE 0, ALL_GATHER 2, ALL_TO_ALL 6 or "
-                     "REDUCE_SCATTER 7)");
+                     " is not simulated (expected ALL_REDUCE 0, REDUCE 1, ALL_GATHER 2, "
+                     "BROADCAST 5, ALL_TO_ALL 6, REDUCE_SCATTER 7 or 8, BARRIER 9)");
         }
     }
     // Kahn's algorithm: whatever is left has a cycle.

@@ -164,6 +164,10 @@ TraceRunner::Issue(uint32_t rank, std::size_t node)
             spec.algorithm = a != m_algorithms.end()
                                  ? a->second
                                  : (spec.type == "all-to-all" ? "direct" : "ring");
+            if (spec.type == "barrier" || spec.type == "broadcast" || spec.type == "reduce")
+            {
+                spec.algorithm = "chain"; // the plan has one algorithm for these
+            }
             spec.bytes = n.commSize;
             spec.chunks = m_chunks;
             spec.channels = m_channels;

@@ -530,9 +530,9 @@ PathMonitor::ImbalanceJson() const
            << "}" << (i + 1 < groups.size() ? "," : "") << "\n";
     }
     os << "  ],\n";
-    // FIM over data bytes per time bin, fabric-wide.
+    // Every metric over data bytes per time bin, fabric-wide (groups
+    // weighted by their traffic in the bin).
     os << "  \"over_time\": [";
-    FimMetric fim;
     const auto ecmp = m_topo->GetEcmpGroups();
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> devOf; // (switch, port) -> device
     for (uint32_t i = 0; i < m_devices.size(); ++i)
@@ -545,7 +545,7 @@ PathMonitor::ImbalanceJson() const
     bool firstBin = true;
     for (uint32_t b = 0; b < m_bins; ++b)
     {
-        double num = 0;
+        std::map<std::string, double> num;
         double den = 0;
         for (const auto& g : ecmp)
         {
@@ -559,14 +559,25 @@ PathMonitor::ImbalanceJson() const
             }
             if (total > 0)
             {
-                num += total * fim.Compute(x);
+                for (const auto& m : ImbalanceMetric::All())
+                {
+                    num[m->Name()] += total * m->Compute(x);
+                }
                 den += total;
             }
         }
         if (den > 0)
         {
             os << (firstBin ? "" : ", ") << "{\"bin\": " << b
-               << ", \"fim_bytes\": " << Num(num / den) << "}";
+               << ", \"fim_bytes\": " << Num(num["fim"] / den);
+            for (const auto& m : ImbalanceMetric::All())
+            {
+                if (m->Name() != "fim")
+                {
+                    os << ", \"" << m->Name() << "\": " << Num(num[m->Name()] / den);
+                }
+            }
+            os << "}";
             firstBin = false;
         }
     }
