@@ -128,41 +128,63 @@ PathMonitor::OnTx(uint32_t index, Ptr<const Packet> p, uint8_t cls)
     const uint32_t size = p->GetSize();
     d.bytes[bin] += size;
     d.maxQueue[bin] = std::max(d.maxQueue[bin], d.dev->GetTotalQueueBytes());
-    RoceFrameInfo info;
-    if (!ParseRoceFrame(*p, info) || info.opcode == roce::kOpAcknowledge ||
-        info.opcode == roce::kOpCnp)
-    {
-        return;
-    }
-    d.dataBytes[bin] += size;
-    const uint32_t src = fabric::HostIdFromIp(info.srcIp);
-    const uint32_t dst = fabric::HostIdFromIp(info.dstIp);
-    const uint64_t key = (static_cast<uint64_t>(src & 0xffffff) << 40) |
-                         (static_cast<uint64_t>(dst & 0xffffff) << 16) | info.srcPort;
-    auto it = m_flowIndex.find(key);
+    // A frame is parsed once, where it enters the fabric (its host port); the
+    // packet's uid then finds its flow at every later hop without a parse
+    // (a direct-mapped table; a slot overwritten by a newer packet, or a
+    // frame first seen at a switch, is simply parsed again).
+    const uint64_t uid = p->GetUid();
+    UidSlot& slot = m_uidSlots[uid & (kUidSlots - 1)];
     uint32_t fi;
-    if (it == m_flowIndex.end())
+    if (!d.host && slot.uid == uid)
     {
-        fi = static_cast<uint32_t>(m_flows.size());
-        m_flowIndex.emplace(key, fi);
-        Flow f;
-        f.srcIp = info.srcIp;
-        f.dstIp = info.dstIp;
-        f.srcPort = info.srcPort;
-        f.src = src;
-        f.dst = dst;
-        f.first = Simulator::Now();
-        m_flows.push_back(f);
+        if (slot.flow == kNotData)
+        {
+            return;
+        }
+        fi = slot.flow;
     }
     else
     {
-        fi = it->second;
+        RoceFrameInfo info;
+        if (!ParseRoceFrame(*p, info) || info.opcode == roce::kOpAcknowledge ||
+            info.opcode == roce::kOpCnp)
+        {
+            slot = UidSlot{uid, kNotData};
+            return;
+        }
+        const uint32_t src = fabric::HostIdFromIp(info.srcIp);
+        const uint32_t dst = fabric::HostIdFromIp(info.dstIp);
+        const uint64_t key = (static_cast<uint64_t>(src & 0xffffff) << 40) |
+                             (static_cast<uint64_t>(dst & 0xffffff) << 16) | info.srcPort;
+        auto it = m_flowIndex.find(key);
+        if (it == m_flowIndex.end())
+        {
+            fi = static_cast<uint32_t>(m_flows.size());
+            m_flowIndex.emplace(key, fi);
+            Flow f;
+            f.srcIp = info.srcIp;
+            f.dstIp = info.dstIp;
+            f.srcPort = info.srcPort;
+            f.src = src;
+            f.dst = dst;
+            f.first = Simulator::Now();
+            m_flows.push_back(f);
+        }
+        else
+        {
+            fi = it->second;
+        }
+        slot = UidSlot{uid, fi};
+        if (d.host)
+        {
+            m_flows[fi].payloadBytes += info.payloadBytes;
+        }
     }
+    d.dataBytes[bin] += size;
     Flow& f = m_flows[fi];
     uint32_t* lastBin;
     if (d.host)
     {
-        f.payloadBytes += info.payloadBytes;
         f.frames++;
         f.last = Simulator::Now();
         lastBin = &f.lastBin;

@@ -157,6 +157,17 @@ class PathMonitor : public Object
     std::unordered_map<uint64_t, uint32_t> m_flowIndex; //!< 5-tuple key -> flow
     EventId m_binEvent;
     uint32_t m_bins{0};
+
+    /// Packet uid -> flow (kNotData for ACK/CNP/PFC), so frames parse once.
+    struct UidSlot
+    {
+        uint64_t uid{UINT64_MAX};
+        uint32_t flow{0};
+    };
+
+    static constexpr uint32_t kUidSlots = 1u << 16;
+    static constexpr uint32_t kNotData = UINT32_MAX;
+    std::vector<UidSlot> m_uidSlots = std::vector<UidSlot>(kUidSlots);
     mutable int64_t m_binPs{1};       //!< bin width in ps (cache)
     mutable int64_t m_binStartPs{-1}; //!< start of the cached bin
     mutable uint32_t m_cachedBin{0};
