@@ -1956,6 +1956,15 @@ ScenarioToJson(const ScenarioConfig& c)
     }
     j["routing"] = r;
     nlohmann::ordered_json w;
+    // Every workload form ends the document the same way.
+    auto finish = [&](const nlohmann::ordered_json& workload) {
+        j["workload"] = workload;
+        j["trace"] = {{"flows", c.trace.flows}, {"interval", time(c.trace.interval)}};
+        j["monitor"] = {{"enabled", c.monitor.enabled},
+                        {"bin", time(c.monitor.bin)},
+                        {"elephant", c.monitor.elephantBytes}};
+        return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+    };
     if (c.workload.type == "gossip")
     {
         const TraceWorkload& t = c.workload.trace;
@@ -1966,12 +1975,7 @@ ScenarioToJson(const ScenarioConfig& c)
         w["partner"] = t.randomPartner ? "random" : "ring";
         w["delay_by_one"] = t.delayByOne;
         w["seed"] = t.seed;
-        j["workload"] = w;
-        j["trace"] = {{"flows", c.trace.flows}, {"interval", time(c.trace.interval)}};
-        j["monitor"] = {{"enabled", c.monitor.enabled},
-                        {"bin", time(c.monitor.bin)},
-                        {"elephant", c.monitor.elephantBytes}};
-        return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+        return finish(w);
     }
     if (c.workload.type == "chakra" || c.workload.type == "text")
     {
@@ -1989,12 +1993,7 @@ ScenarioToJson(const ScenarioConfig& c)
         }
         w["chunks"] = t.chunks;
         w["channels"] = t.channels;
-        j["workload"] = w;
-        j["trace"] = {{"flows", c.trace.flows}, {"interval", time(c.trace.interval)}};
-        j["monitor"] = {{"enabled", c.monitor.enabled},
-                        {"bin", time(c.monitor.bin)},
-                        {"elephant", c.monitor.elephantBytes}};
-        return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+        return finish(w);
     }
     if (c.workload.type == "collective")
     {
@@ -2022,12 +2021,7 @@ ScenarioToJson(const ScenarioConfig& c)
             }
             w["phases"].push_back(pj);
         }
-        j["workload"] = w;
-        j["trace"] = {{"flows", c.trace.flows}, {"interval", time(c.trace.interval)}};
-        j["monitor"] = {{"enabled", c.monitor.enabled},
-                        {"bin", time(c.monitor.bin)},
-                        {"elephant", c.monitor.elephantBytes}};
-        return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+        return finish(w);
     }
     // Generated patterns are written as the flows they expanded to.
     w["type"] = "flows";
@@ -2044,12 +2038,7 @@ ScenarioToJson(const ScenarioConfig& c)
                               {"start", time(f.start)},
                               {"priority", f.priority}});
     }
-    j["workload"] = w;
-    j["trace"] = {{"flows", c.trace.flows}, {"interval", time(c.trace.interval)}};
-    j["monitor"] = {{"enabled", c.monitor.enabled},
-                    {"bin", time(c.monitor.bin)},
-                    {"elephant", c.monitor.elephantBytes}};
-    return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+    return finish(w);
 }
 
 } // namespace ns3

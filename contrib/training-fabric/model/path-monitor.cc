@@ -221,21 +221,7 @@ PathMonitor::SampleBin()
 {
     // Paused time of every port in the bin that just ended.
     const uint32_t bin = Bin() == 0 ? 0 : Bin() - 1;
-    for (auto& d : m_devices)
-    {
-        FabricNetDevice::Counters c = d.dev->GetCounters();
-        int64_t paused = 0;
-        for (const Time& t : c.pausedTime)
-        {
-            paused += t.GetPicoSeconds();
-        }
-        if (d.pausePs.size() <= bin)
-        {
-            d.pausePs.resize(bin + 1, 0);
-        }
-        d.pausePs[bin] += paused - d.pausedSoFarPs;
-        d.pausedSoFarPs = paused;
-    }
+    AccountPause(bin);
     m_bins = std::max(m_bins, bin + 1);
     // Keep sampling while the simulation has work; the monitor alone must
     // not keep it running.
@@ -246,10 +232,9 @@ PathMonitor::SampleBin()
 }
 
 void
-PathMonitor::Finish()
+PathMonitor::AccountPause(uint32_t bin)
 {
-    m_binEvent.Cancel();
-    const uint32_t bin = Bin();
+    // Paused time accrued since the last call goes to \p bin.
     for (auto& d : m_devices)
     {
         FabricNetDevice::Counters c = d.dev->GetCounters();
@@ -264,6 +249,17 @@ PathMonitor::Finish()
         }
         d.pausePs[bin] += paused - d.pausedSoFarPs;
         d.pausedSoFarPs = paused;
+    }
+}
+
+void
+PathMonitor::Finish()
+{
+    m_binEvent.Cancel();
+    const uint32_t bin = Bin();
+    AccountPause(bin);
+    for (const auto& d : m_devices)
+    {
         m_bins = std::max<uint32_t>(m_bins, static_cast<uint32_t>(d.bytes.size()));
     }
     m_bins = std::max(m_bins, bin + 1);

@@ -132,6 +132,7 @@ class PathMonitor : public Object
     void DoDispose() override;
     void OnTx(uint32_t dev, Ptr<const Packet> p, uint8_t cls);
     void SampleBin();
+    void AccountPause(uint32_t bin);
     uint32_t Bin() const;
     std::string DeviceName(uint32_t dev) const;
 
