@@ -277,6 +277,20 @@ TEST(TraceScenario, ChakraAndTextWorkloadsRunFromScenarioFiles)
     run.Run();
     EXPECT_NE(run.SummaryJson().find("\"compute_s\": 0.00013,"), std::string::npos)
         << run.SummaryJson();
+    // A collective the chosen algorithm cannot plan is caught when the
+    // scenario is read, not in the middle of the run.
+    try
+    {
+        ParseScenarioText(base + R"({"type": "chakra", "prefix": "traces/dp16/dp16",
+            "algorithms": {"all-reduce": "hierarchical"}, "dims": [4, 2]}})",
+                          {},
+                          "h.json");
+        FAIL();
+    }
+    catch (const ScenarioError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("dims must multiply"), std::string::npos) << e.what();
+    }
     // A missing trace is a scenario error naming the file.
     try
     {

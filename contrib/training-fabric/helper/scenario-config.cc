@@ -16,6 +16,7 @@
 #include <numeric>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 namespace ns3
 {
@@ -885,6 +886,35 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
         t.commGroups = w.Str("comm_groups", "", {});
         t.chunks = static_cast<uint32_t>(w.UInt("chunks", 1, 1, 4096));
         t.channels = static_cast<uint32_t>(w.UInt("channels", 1, 1, 64));
+        if (const json* dv = w.Find("dims"))
+        {
+            if (!dv->is_array())
+            {
+                w.Fail("workload.dims", "expected an array of dimension sizes", *dv);
+            }
+            for (std::size_t i = 0; i < dv->size(); ++i)
+            {
+                t.dims.push_back(static_cast<uint32_t>(
+                    w.UIntOf("workload.dims[" + std::to_string(i) + "]", (*dv)[i], 1, 65536)));
+            }
+        }
+        if (const json* av = w.Find("dim_algorithms"))
+        {
+            if (!av->is_array())
+            {
+                w.Fail("workload.dim_algorithms", "expected an array of algorithm names", *av);
+            }
+            for (std::size_t i = 0; i < av->size(); ++i)
+            {
+                if (!(*av)[i].is_string())
+                {
+                    w.Fail("workload.dim_algorithms[" + std::to_string(i) + "]",
+                           "expected ring, direct or halving-doubling",
+                           (*av)[i]);
+                }
+                t.dimAlgorithms.push_back((*av)[i].get<std::string>());
+            }
+        }
         if (const json* av = w.Find("algorithms"))
         {
             if (!av->is_object())
@@ -930,6 +960,48 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
                 t.groups = ReadCommGroups(t.commGroups, static_cast<uint32_t>(t.graphs.size()));
             }
             ValidateWorkload(t.graphs, t.groups);
+            // Every collective must be plannable with the algorithm chosen for
+            // its type on its group (checked once per type, algorithm, size).
+            std::set<std::tuple<std::string, std::string, std::size_t>> checked;
+            for (const TraceGraph& g : t.graphs)
+            {
+                for (const TraceNode& n : g.nodes)
+                {
+                    if (n.kind != TraceNode::COMM_COLL)
+                    {
+                        continue;
+                    }
+                    CollectiveSpec spec;
+                    spec.type = CollectiveName(n.commType);
+                    auto a = t.algorithms.find(spec.type);
+                    spec.algorithm = a != t.algorithms.end()
+                                         ? a->second
+                                         : (spec.type == "all-to-all" ? "direct" : "ring");
+                    if (spec.type == "barrier" || spec.type == "broadcast" || spec.type == "reduce")
+                    {
+                        spec.algorithm = "chain";
+                    }
+                    spec.ranks = static_cast<uint32_t>(
+                        n.pgName.empty() ? t.graphs.size() : t.groups.at(n.pgName).size());
+                    if (!checked.emplace(spec.type, spec.algorithm, spec.ranks).second)
+                    {
+                        continue;
+                    }
+                    spec.bytes = std::min<uint64_t>(n.commSize, 1u << 20);
+                    spec.dims = t.dims;
+                    spec.dimAlgorithms = t.dimAlgorithms;
+                    try
+                    {
+                        PlanCollective(spec);
+                    }
+                    catch (const std::invalid_argument& e)
+                    {
+                        throw TraceError(g.source + ": node " + std::to_string(n.id) + ": " +
+                                         spec.type + " on " + std::to_string(spec.ranks) +
+                                         " ranks: " + e.what());
+                    }
+                }
+            }
         }
         catch (const TraceError& e)
         {
@@ -1993,6 +2065,14 @@ ScenarioToJson(const ScenarioConfig& c)
         }
         w["chunks"] = t.chunks;
         w["channels"] = t.channels;
+        if (!t.dims.empty())
+        {
+            w["dims"] = t.dims;
+        }
+        if (!t.dimAlgorithms.empty())
+        {
+            w["dim_algorithms"] = t.dimAlgorithms;
+        }
         return finish(w);
     }
     if (c.workload.type == "collective")

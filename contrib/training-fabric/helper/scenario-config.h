@@ -235,7 +235,9 @@ struct TraceWorkload
     std::map<std::string, std::string> algorithms; //!< collective -> algorithm
     uint32_t chunks{1};
     uint32_t channels{1};
-    std::vector<TraceGraph> graphs; //!< one per rank, validated
+    std::vector<uint32_t> dims;             //!< hierarchical all-reduce: group shape
+    std::vector<std::string> dimAlgorithms; //!< hierarchical: algorithm per dimension
+    std::vector<TraceGraph> graphs;         //!< one per rank, validated
     CommGroups groups;
     // gossip (generated traces)
     uint32_t steps{0};

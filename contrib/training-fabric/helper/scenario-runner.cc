@@ -400,6 +400,7 @@ ScenarioRunner::Build()
                                                       tw.algorithms,
                                                       tw.chunks,
                                                       tw.channels);
+        m_traceRunner->SetHierarchy(tw.dims, tw.dimAlgorithms);
         Simulator::Schedule(Time(0), [this]() {
             m_traceRunner->Start(TraceRunner::DoneCallback([]() { Simulator::Stop(); }));
         });

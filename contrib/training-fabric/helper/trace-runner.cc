@@ -66,6 +66,14 @@ TraceRunner::TraceRunner(Ptr<FabricTopology> topo,
 TraceRunner::~TraceRunner() = default;
 
 void
+TraceRunner::SetHierarchy(const std::vector<uint32_t>& dims,
+                          const std::vector<std::string>& algorithms)
+{
+    m_dims = dims;
+    m_dimAlgorithms = algorithms;
+}
+
+void
 TraceRunner::Start(DoneCallback done)
 {
     m_done = done;
@@ -171,6 +179,11 @@ TraceRunner::Issue(uint32_t rank, std::size_t node)
             spec.bytes = n.commSize;
             spec.chunks = m_chunks;
             spec.channels = m_channels;
+            if (spec.algorithm == "hierarchical")
+            {
+                spec.dims = m_dims;
+                spec.dimAlgorithms = m_dimAlgorithms;
+            }
             const uint32_t id = static_cast<uint32_t>(m_engine->GetRecords().size());
             m_instanceOfCollective[id] = key;
             m_engine->Start(spec,

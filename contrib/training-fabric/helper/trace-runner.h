@@ -69,6 +69,10 @@ class TraceRunner
                 uint8_t trafficClass = 3);
     ~TraceRunner();
 
+    /// Shape and per-dimension algorithms for "hierarchical" all-reduces.
+    void SetHierarchy(const std::vector<uint32_t>& dims,
+                      const std::vector<std::string>& algorithms);
+
     /// Start every rank now; \p done is called when all ranks have finished.
     void Start(DoneCallback done = DoneCallback());
 
@@ -113,6 +117,8 @@ class TraceRunner
     std::map<std::string, std::string> m_algorithms;
     uint32_t m_chunks;
     uint32_t m_channels;
+    std::vector<uint32_t> m_dims;
+    std::vector<std::string> m_dimAlgorithms;
     std::vector<RankState> m_state;
     std::vector<RankStats> m_stats;
     std::unique_ptr<CollectiveEngine> m_engine;
