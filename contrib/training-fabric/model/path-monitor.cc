@@ -118,16 +118,14 @@ PathMonitor::OnTx(uint32_t index, Ptr<const Packet> p, uint8_t cls)
 {
     Device& d = m_devices[index];
     const uint32_t bin = Bin();
-    if (d.bytes.size() <= bin)
+    if (d.bins.size() <= bin)
     {
-        d.bytes.resize(bin + 1, 0);
-        d.dataBytes.resize(bin + 1, 0);
-        d.flows.resize(bin + 1, 0);
-        d.maxQueue.resize(bin + 1, 0);
+        d.bins.resize(bin + 1);
     }
+    Device::BinStats& bs = d.bins[bin];
     const uint32_t size = p->GetSize();
-    d.bytes[bin] += size;
-    d.maxQueue[bin] = std::max(d.maxQueue[bin], d.dev->GetTotalQueueBytes());
+    bs.bytes += size;
+    bs.maxQueue = std::max(bs.maxQueue, d.dev->GetTotalQueueBytes());
     // A frame is parsed once, where it enters the fabric (its host port); the
     // packet's uid then finds its flow at every later hop without a parse
     // (a direct-mapped table; a slot overwritten by a newer packet, or a
@@ -180,7 +178,7 @@ PathMonitor::OnTx(uint32_t index, Ptr<const Packet> p, uint8_t cls)
             m_flows[fi].payloadBytes += info.payloadBytes;
         }
     }
-    d.dataBytes[bin] += size;
+    bs.dataBytes += size;
     Flow& f = m_flows[fi];
     uint32_t* lastBin;
     if (d.host)
@@ -212,7 +210,7 @@ PathMonitor::OnTx(uint32_t index, Ptr<const Packet> p, uint8_t cls)
     if (*lastBin != bin)
     {
         *lastBin = bin;
-        d.flows[bin]++;
+        bs.flows++;
     }
 }
 
@@ -260,7 +258,7 @@ PathMonitor::Finish()
     AccountPause(bin);
     for (const auto& d : m_devices)
     {
-        m_bins = std::max<uint32_t>(m_bins, static_cast<uint32_t>(d.bytes.size()));
+        m_bins = std::max<uint32_t>(m_bins, static_cast<uint32_t>(d.bins.size()));
     }
     m_bins = std::max(m_bins, bin + 1);
 }
@@ -408,9 +406,9 @@ uint64_t
 PathMonitor::GetDeviceBytes(uint32_t dev) const
 {
     uint64_t s = 0;
-    for (uint64_t b : m_devices.at(dev).bytes)
+    for (const auto& b : m_devices.at(dev).bins)
     {
-        s += b;
+        s += b.bytes;
     }
     return s;
 }
@@ -476,10 +474,12 @@ PathMonitor::LinksCsv() const
         const double bps = static_cast<double>(d.dev->GetBitRate());
         for (uint32_t b = 0; b < m_bins; ++b)
         {
-            const uint64_t bytes = b < d.bytes.size() ? d.bytes[b] : 0;
-            const uint64_t data = b < d.dataBytes.size() ? d.dataBytes[b] : 0;
-            const uint32_t flows = b < d.flows.size() ? d.flows[b] : 0;
-            const uint64_t q = b < d.maxQueue.size() ? d.maxQueue[b] : 0;
+            const Device::BinStats none;
+            const Device::BinStats& st = b < d.bins.size() ? d.bins[b] : none;
+            const uint64_t bytes = st.bytes;
+            const uint64_t data = st.dataBytes;
+            const uint32_t flows = st.flows;
+            const uint64_t q = st.maxQueue;
             const int64_t pause = b < d.pausePs.size() ? d.pausePs[b] : 0;
             if (bytes == 0 && pause == 0)
             {
@@ -572,7 +572,7 @@ PathMonitor::ImbalanceJson() const
             for (uint16_t p : g.ports)
             {
                 const Device& d = m_devices[devOf[{g.sw, p}]];
-                x.push_back(b < d.dataBytes.size() ? static_cast<double>(d.dataBytes[b]) : 0.0);
+                x.push_back(b < d.bins.size() ? static_cast<double>(d.bins[b].dataBytes) : 0.0);
                 total += x.back();
             }
             if (total > 0)
@@ -650,7 +650,7 @@ PathMonitor::WriteOutputs(const std::string& dir) const
         const double bps = static_cast<double>(d.dev->GetBitRate());
         for (uint32_t b = 0; b < m_bins; ++b)
         {
-            const uint64_t bytes = b < d.bytes.size() ? d.bytes[b] : 0;
+            const uint64_t bytes = b < d.bins.size() ? d.bins[b].bytes : 0;
             heat << b * m_bin.GetSeconds() * 1e3 << ' ' << rows << ' '
                  << bytes * 8.0 / (bps * m_bin.GetSeconds()) << '\n';
         }

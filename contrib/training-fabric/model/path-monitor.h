@@ -142,10 +142,17 @@ class PathMonitor : public Object
         bool host{false};
         uint32_t node{0}; //!< host or switch index
         uint32_t port{0};
-        std::vector<uint64_t> bytes;
-        std::vector<uint64_t> dataBytes;
-        std::vector<uint32_t> flows;
-        std::vector<uint64_t> maxQueue;
+
+        /// One time bin of a link direction (one cache line per frame).
+        struct BinStats
+        {
+            uint64_t bytes{0};     //!< all frames
+            uint64_t dataBytes{0}; //!< data frames
+            uint64_t maxQueue{0};  //!< largest queue seen at a transmission
+            uint32_t flows{0};     //!< distinct flows
+        };
+
+        std::vector<BinStats> bins;
         std::vector<int64_t> pausePs;
         int64_t pausedSoFarPs{0};
     };
