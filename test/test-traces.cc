@@ -13,7 +13,9 @@
 #include "ns3/trace-runner.h"
 
 #include <algorithm>
+#include <fstream>
 #include <gtest/gtest.h>
+#include <iterator>
 #include <set>
 
 using namespace ns3;
@@ -383,4 +385,17 @@ TEST(TraceGenerator, GossipPartnersAndDelayByOne)
     EXPECT_EQ(computeDeps(sync[0], 1), 2u); // previous compute + receive of step 0
     EXPECT_EQ(computeDeps(lag[0], 1), 1u);  // previous compute only
     EXPECT_EQ(computeDeps(lag[0], 2), 2u);  // + receive of step 0
+}
+
+TEST(ChakraReader, GzipTracesReadLikePlainOnes)
+{
+    // traces/text/two-stage-gz.0.et is `gzip -c two-stage.0.et` (starts 1f 8b).
+    TraceGraph plain = ReadChakraFile("traces/text/two-stage.0.et", 0);
+    TraceGraph gz = ReadChakraFile("traces/text/two-stage-gz.0.et", 0);
+    EXPECT_EQ(SerializeChakra(gz), SerializeChakra(plain));
+    EXPECT_EQ(gz.nodes.size(), 4u);
+    // A damaged gzip stream is an error, not a crash.
+    std::ifstream in("traces/text/two-stage-gz.0.et", std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_THROW(ParseChakra(bytes.substr(0, bytes.size() / 2), "cut.et.gz", 0), TraceError);
 }
