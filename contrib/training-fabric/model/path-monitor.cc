@@ -91,8 +91,11 @@ PathMonitor::Install(Ptr<FabricTopology> topo)
             d.node = e.index;
             d.port = e.port;
             const uint32_t index = static_cast<uint32_t>(m_devices.size());
+            // One small tap per port carries the port's index, so the trace
+            // calls straight into the monitor (no bound-argument layer).
+            m_taps.push_back(std::make_unique<Tap>(Tap{this, index}));
             d.dev->TraceConnectWithoutContext("TxBegin",
-                                              MakeCallback(&PathMonitor::OnTx, this).Bind(index));
+                                              MakeCallback(&Tap::OnTx, m_taps.back().get()));
             m_devices.push_back(std::move(d));
         }
     }

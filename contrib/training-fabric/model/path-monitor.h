@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -157,8 +158,21 @@ class PathMonitor : public Object
         int64_t pausedSoFarPs{0};
     };
 
+    /// Routes one port's TxBegin trace to OnTx with the port's index.
+    struct Tap
+    {
+        PathMonitor* monitor;
+        uint32_t index;
+
+        void OnTx(Ptr<const Packet> p, uint8_t cls)
+        {
+            monitor->OnTx(index, p, cls);
+        }
+    };
+
     Time m_bin;
     uint64_t m_elephant;
+    std::vector<std::unique_ptr<Tap>> m_taps;
     Ptr<FabricTopology> m_topo;
     std::vector<Device> m_devices;
     std::vector<Flow> m_flows;
