@@ -390,10 +390,10 @@ FabricNetDevice::Receive(Ptr<Packet> p)
     {
         m_snifferTrace(p);
     }
-    // PFC frames are minimum-size (60 B without FCS); only those need a look
-    // at the EtherType.
+    // MAC control frames (PFC among them) are minimum-size (60 B without
+    // FCS); only those need a look at the EtherType. They end here.
     const uint32_t size = p->GetSize();
-    if (size == roce::kMinFrameBytes && IsPfcFrame(*p))
+    if (size == roce::kMinFrameBytes && IsMacControlFrame(*p))
     {
         HandlePfc(p);
         return;
@@ -417,16 +417,18 @@ FabricNetDevice::Receive(Ptr<Packet> p)
 void
 FabricNetDevice::HandlePfc(Ptr<Packet> p)
 {
-    m_counters.pfcRx++;
     EthernetHeader eth(false);
     p->RemoveHeader(eth);
     PfcHeader pfc;
     p->RemoveHeader(pfc);
     if (!pfc.IsValid())
     {
-        NS_LOG_WARN("ignoring MAC control frame with an opcode other than PFC");
+        // E.g. an IEEE 802.3 PAUSE: nothing in the fabric sends one, and this
+        // model does not act on it.
+        NS_LOG_WARN("ignoring MAC control frame with opcode 0x" << std::hex << pfc.GetOpcode());
         return;
     }
+    m_counters.pfcRx++;
     const Time now = Simulator::Now();
     for (uint8_t c = 0; c < kNumClasses; ++c)
     {

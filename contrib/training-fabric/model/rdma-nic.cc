@@ -529,9 +529,7 @@ RdmaNic::ReceiveData(const RoceFrameInfo& info, const Packet& p)
             r.lastCnp = now;
             m_counters.cnpTx++;
             m_cnpTxTrace(r.peerHost, rqpn);
-            m_dev->Enqueue(r.ackBuilder.Build(roce::kOpCnp, 0, false, roce::kCnpPayloadBytes, 0),
-                           m_ackClass,
-                           0);
+            m_dev->Enqueue(r.ackBuilder.BuildCnp(), m_ackClass, 0);
         }
     }
     const uint32_t diff = (info.psn - r.expectedPsn) & kPsnMask;

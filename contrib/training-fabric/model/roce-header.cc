@@ -21,7 +21,13 @@ namespace
 {
 /**
  * A header made of bytes already in network order: the hot-path builder and
- * the ECN rewrite add many fields with one AddHeader call.
+ * the ECN rewrite add many fields with one AddHeader call. It points at the
+ * caller's bytes, which must outlive the AddHeader call, and copies nothing.
+ *
+ * Never removed as a header: readers use ParseRoceFrame or ns-3's own header
+ * classes. Deserialize exists for Packet::Print (packet metadata printing on):
+ * it decodes the frame's first bytes so that the printout says what they hold,
+ * and returns 0.
  */
 class RawBytesHeader : public Header
 {
@@ -30,12 +36,20 @@ class RawBytesHeader : public Header
     {
     }
 
+    /**
+     * \param data the bytes, in network order
+     * \param size their number
+     */
     RawBytesHeader(const uint8_t* data, uint32_t size)
         : m_data(data),
           m_size(size)
     {
     }
 
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
     static TypeId GetTypeId()
     {
         static TypeId tid = TypeId("ns3::RoceRawBytesHeader")
@@ -50,10 +64,7 @@ class RawBytesHeader : public Header
         return GetTypeId();
     }
 
-    void Print(std::ostream& os) const override
-    {
-        os << "raw " << m_size << " bytes";
-    }
+    void Print(std::ostream& os) const override;
 
     uint32_t GetSerializedSize() const override
     {
@@ -67,15 +78,81 @@ class RawBytesHeader : public Header
 
     uint32_t Deserialize(Buffer::Iterator start) override
     {
-        return 0; // write-only
+        m_viewBytes = std::min<uint32_t>(start.GetRemainingSize(), sizeof(m_view));
+        start.Read(m_view, m_viewBytes);
+        return 0;
     }
 
   private:
-    const uint8_t* m_data{nullptr};
-    uint32_t m_size{0};
+    const uint8_t* m_data{nullptr}; //!< bytes to write
+    uint32_t m_size{0};             //!< their number
+    uint8_t m_view[58];             //!< first bytes, read for Print
+    uint32_t m_viewBytes{0};        //!< valid bytes in m_view
 };
 
 NS_OBJECT_ENSURE_REGISTERED(RawBytesHeader);
+
+/**
+ * Zero bytes after the ICRC that bring a short frame to the Ethernet minimum.
+ * (Packet::AddPaddingAtEnd leaves whatever a recycled buffer held there.)
+ */
+class ZeroPadTrailer : public Trailer
+{
+  public:
+    ZeroPadTrailer()
+    {
+    }
+
+    /// \param size bytes of padding
+    explicit ZeroPadTrailer(uint32_t size)
+        : m_size(size)
+    {
+    }
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::RoceZeroPadTrailer")
+                                .SetParent<Trailer>()
+                                .SetGroupName("TrainingFabric")
+                                .AddConstructor<ZeroPadTrailer>();
+        return tid;
+    }
+
+    TypeId GetInstanceTypeId() const override
+    {
+        return GetTypeId();
+    }
+
+    void Print(std::ostream& os) const override
+    {
+        os << "Ethernet padding";
+    }
+
+    uint32_t GetSerializedSize() const override
+    {
+        return m_size;
+    }
+
+    void Serialize(Buffer::Iterator end) const override
+    {
+        end.Prev(m_size);
+        end.WriteU8(0, m_size);
+    }
+
+    uint32_t Deserialize(Buffer::Iterator end) override
+    {
+        return 0; // its size is not in the bytes
+    }
+
+  private:
+    uint32_t m_size{0}; //!< bytes of padding
+};
+
+NS_OBJECT_ENSURE_REGISTERED(ZeroPadTrailer);
 
 inline void
 Put16(uint8_t* p, uint16_t v)
@@ -120,8 +197,17 @@ Get32(const uint8_t* p)
            static_cast<uint32_t>(p[2]) << 8 | p[3];
 }
 
-/// RFC 791 header checksum over 20 bytes whose checksum field is zero.
-uint16_t
+/// Fold a 32-bit sum of 16-bit words into a 16-bit one's-complement sum (RFC 1071).
+inline uint16_t
+FoldSum(uint32_t sum)
+{
+    sum = (sum & 0xffff) + (sum >> 16);
+    sum = (sum & 0xffff) + (sum >> 16);
+    return static_cast<uint16_t>(sum);
+}
+
+/// RFC 791 header checksum of a 20-byte IPv4 header whose checksum field is zero.
+inline uint16_t
 Ipv4Checksum(const uint8_t* h)
 {
     uint32_t sum = 0;
@@ -129,11 +215,7 @@ Ipv4Checksum(const uint8_t* h)
     {
         sum += Get16(h + i);
     }
-    while (sum >> 16)
-    {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    return static_cast<uint16_t>(~sum);
+    return static_cast<uint16_t>(~FoldSum(sum));
 }
 
 // Offsets in a RoCEv2 frame.
@@ -141,6 +223,26 @@ constexpr uint32_t kIp = roce::kEthernetHeaderBytes;    // 14
 constexpr uint32_t kUdp = kIp + roce::kIpv4HeaderBytes; // 34
 constexpr uint32_t kBth = kUdp + roce::kUdpHeaderBytes; // 42
 constexpr uint32_t kAeth = kBth + roce::kBthBytes;      // 54
+
+void
+RawBytesHeader::Print(std::ostream& os) const
+{
+    const uint8_t* b = m_view;
+    if (m_viewBytes < kUdp || Get16(b + 12) != 0x0800 || b[kIp] != 0x45)
+    {
+        os << "raw";
+        return;
+    }
+    os << "Ethernet/IPv4 " << Ipv4Address(Get32(b + kIp + 12)) << " > "
+       << Ipv4Address(Get32(b + kIp + 16)) << " (tos 0x" << std::hex << +b[kIp + 1] << std::dec
+       << " length " << Get16(b + kIp + 2) << " id " << Get16(b + kIp + 4) << ")";
+    if (m_viewBytes >= kAeth && b[kIp + 9] == 17 && Get16(b + kUdp + 2) == roce::kUdpDstPort)
+    {
+        os << " UDP " << Get16(b + kUdp) << " > " << roce::kUdpDstPort << " BTH (opcode 0x"
+           << std::hex << +b[kBth] << std::dec << " destQp " << Get24(b + kBth + 5) << " psn "
+           << Get24(b + kBth + 9) << ")";
+    }
+}
 } // namespace
 
 // ---------------------------------------------------------------- BthHeader
@@ -165,7 +267,8 @@ void
 BthHeader::Print(std::ostream& os) const
 {
     os << "BTH opcode=0x" << std::hex << +m_opcode << std::dec << " destQp=" << m_destQp
-       << " psn=" << m_psn << (m_ackReq ? " A" : "") << (m_becn ? " BECN" : "");
+       << " psn=" << m_psn << (m_ackReq ? " A" : "") << (m_fecn ? " FECN" : "")
+       << (m_becn ? " BECN" : "") << (m_int ? " INT" : "");
 }
 
 uint32_t
@@ -181,7 +284,8 @@ BthHeader::Serialize(Buffer::Iterator i) const
     i.WriteU8(static_cast<uint8_t>((m_se ? 0x80 : 0) | (m_migReq ? 0x40 : 0) |
                                    ((m_pad & 0x3) << 4) | (m_tver & 0xf)));
     i.WriteHtonU16(m_pkey);
-    i.WriteU8(static_cast<uint8_t>((m_fecn ? 0x80 : 0) | (m_becn ? 0x40 : 0)));
+    i.WriteU8(static_cast<uint8_t>((m_fecn ? 0x80 : 0) | (m_becn ? 0x40 : 0) |
+                                   (m_int ? roce::kBthIntFlag : 0)));
     i.WriteU8(static_cast<uint8_t>(m_destQp >> 16));
     i.WriteHtonU16(static_cast<uint16_t>(m_destQp));
     i.WriteU8(m_ackReq ? 0x80 : 0);
@@ -202,6 +306,7 @@ BthHeader::Deserialize(Buffer::Iterator i)
     b = i.ReadU8();
     m_fecn = b & 0x80;
     m_becn = b & 0x40;
+    m_int = b & roce::kBthIntFlag;
     m_destQp = static_cast<uint32_t>(i.ReadU8()) << 16;
     m_destQp |= i.ReadNtohU16();
     m_ackReq = i.ReadU8() & 0x80;
@@ -340,6 +445,18 @@ uint32_t
 BthHeader::GetPsn() const
 {
     return m_psn;
+}
+
+void
+BthHeader::SetIntFlag(bool f)
+{
+    m_int = f;
+}
+
+bool
+BthHeader::GetIntFlag() const
+{
+    return m_int;
 }
 
 // --------------------------------------------------------------- AethHeader
@@ -648,21 +765,24 @@ void
 SetIpv4Ecn(Ptr<Packet> p, uint8_t ecn)
 {
     uint8_t b[kUdp]; // Ethernet + IPv4
-    if (p->CopyData(b, sizeof(b)) != sizeof(b))
+    if (p->CopyData(b, sizeof(b)) != sizeof(b) || Get16(b + 12) != 0x0800 || b[kIp] != 0x45)
     {
         return;
     }
-    const uint16_t oldWord = Get16(b + kIp);
-    b[kIp + 1] = static_cast<uint8_t>((b[kIp + 1] & 0xfc) | (ecn & 0x3));
-    const uint16_t newWord = Get16(b + kIp);
-    // RFC 1624 eq. 3: HC' = ~(~HC + ~m + m').
-    uint32_t sum =
-        static_cast<uint16_t>(~Get16(b + kIp + 10)) + static_cast<uint16_t>(~oldWord) + newWord;
-    while (sum >> 16)
+    const uint8_t oldTos = b[kIp + 1];
+    const uint8_t newTos = static_cast<uint8_t>((oldTos & 0xfc) | (ecn & 0x3));
+    if (newTos == oldTos)
     {
-        sum = (sum & 0xffff) + (sum >> 16);
+        return;
     }
-    Put16(b + kIp + 10, static_cast<uint16_t>(~sum));
+    // RFC 1624 eq. 3, HC' = ~(~HC + ~m + m'), with m the 16-bit word holding
+    // the TOS byte (version/IHL in its high byte).
+    const uint16_t oldWord = static_cast<uint16_t>(b[kIp] << 8 | oldTos);
+    const uint16_t newWord = static_cast<uint16_t>(b[kIp] << 8 | newTos);
+    const uint32_t sum = static_cast<uint16_t>(~Get16(b + kIp + 10)) +
+                         static_cast<uint16_t>(~oldWord) + static_cast<uint32_t>(newWord);
+    b[kIp + 1] = newTos;
+    Put16(b + kIp + 10, static_cast<uint16_t>(~FoldSum(sum)));
     p->RemoveAtStart(sizeof(b));
     p->AddHeader(RawBytesHeader(b, sizeof(b)));
 }
@@ -678,21 +798,30 @@ RoceFrameBuilder::RoceFrameBuilder(Mac48Address srcMac,
                                    uint32_t destQp)
 {
     uint8_t* b = m_image;
+    // Ethernet II (IEEE 802.3 3.1.1): destination, source, EtherType IPv4.
     dstMac.CopyTo(b);
     srcMac.CopyTo(b + 6);
     Put16(b + 12, 0x0800);
-    b[kIp] = 0x45;
-    b[kIp + 1] = static_cast<uint8_t>(dscp << 2);
-    Put16(b + kIp + 6, 0x4000); // DF, offset 0
+    // IPv4 (RFC 791 3.1); lengths, identification, ECN and checksum per frame.
+    b[kIp] = 0x45; // version 4, IHL 5
+    b[kIp + 1] = static_cast<uint8_t>((dscp & 0x3f) << 2);
+    Put16(b + kIp + 6, 0x4000); // flags DF, fragment offset 0
     b[kIp + 8] = 64;            // TTL
-    b[kIp + 9] = 17;            // UDP
+    b[kIp + 9] = 17;            // protocol UDP
     Put32(b + kIp + 12, srcIp.Get());
     Put32(b + kIp + 16, dstIp.Get());
+    // UDP (RFC 768); length per frame, checksum 0.
     Put16(b + kUdp, srcPort);
     Put16(b + kUdp + 2, roce::kUdpDstPort);
-    b[kBth + 1] = 0x40; // MigReq set, pad 0, TVer 0
+    // BTH (IBTA vol. 1 9.2): SE 0, MigReq 1, PadCnt 0, TVer 0; default P_Key.
+    b[kBth + 1] = 0x40;
     Put16(b + kBth + 2, 0xffff);
     Put24(b + kBth + 5, destQp & 0xffffff);
+    // The IPv4 words that never change: flags/offset, TTL/protocol, addresses.
+    for (uint32_t off : {6u, 8u, 12u, 14u, 16u, 18u})
+    {
+        m_ipSumConst += Get16(b + kIp + off);
+    }
 }
 
 Ptr<Packet>
@@ -706,43 +835,90 @@ RoceFrameBuilder::Build(uint8_t opcode,
                         const uint8_t* intBlock,
                         uint32_t intBytes) const
 {
-    uint8_t b[kAeth + roce::kAethBytes + roce::kIntShimBytes +
-              roce::kIntMaxHops * roce::kIntRecordBytes];
+    return BuildFrame(opcode,
+                      m_image[kBth + 1],
+                      psn,
+                      ackReq,
+                      payloadBytes,
+                      ecn,
+                      aeth,
+                      becn,
+                      intBlock,
+                      intBytes);
+}
+
+Ptr<Packet>
+RoceFrameBuilder::BuildCnp(uint8_t ecn) const
+{
+    // Annex A17.9.3: SE, MigReq, PadCnt, TVer all 0; BECN 1; PSN and AckReq 0.
+    return BuildFrame(roce::kOpCnp,
+                      0x00,
+                      0,
+                      false,
+                      roce::kCnpPayloadBytes,
+                      ecn,
+                      nullptr,
+                      true,
+                      nullptr,
+                      0);
+}
+
+Ptr<Packet>
+RoceFrameBuilder::BuildFrame(uint8_t opcode,
+                             uint8_t bthByte1,
+                             uint32_t psn,
+                             bool ackReq,
+                             uint32_t payloadBytes,
+                             uint8_t ecn,
+                             const AethHeader* aeth,
+                             bool becn,
+                             const uint8_t* intBlock,
+                             uint32_t intBytes) const
+{
+    constexpr uint32_t kMaxInt = roce::kIntShimBytes + roce::kIntMaxHops * roce::kIntRecordBytes;
+    uint8_t b[kAeth + roce::kAethBytes + kMaxInt];
     std::memcpy(b, m_image, kAeth);
-    uint32_t headerBytes = kAeth + (aeth ? roce::kAethBytes : 0);
-    if (intBlock)
-    {
-        NS_ASSERT(intBytes <= roce::kIntShimBytes + roce::kIntMaxHops * roce::kIntRecordBytes);
-        std::memcpy(b + headerBytes, intBlock, intBytes);
-    }
-    else
-    {
-        intBytes = 0;
-    }
-    const uint32_t udpLen =
-        roce::kUdpHeaderBytes + (headerBytes - kBth) + intBytes + payloadBytes + roce::kIcrcBytes;
-    const uint32_t ipLen = roce::kIpv4HeaderBytes + udpLen;
-    b[kIp + 1] = static_cast<uint8_t>((b[kIp + 1] & 0xfc) | (ecn & 0x3));
-    Put16(b + kIp + 2, static_cast<uint16_t>(ipLen));
-    Put16(b + kIp + 4, m_ipId++);
-    Put16(b + kIp + 10, 0);
-    Put16(b + kIp + 10, Ipv4Checksum(b + kIp));
-    Put16(b + kUdp + 4, static_cast<uint16_t>(udpLen));
-    b[kBth] = opcode;
-    b[kBth + 4] = static_cast<uint8_t>((becn ? 0x40 : 0) | (intBlock ? roce::kBthIntFlag : 0));
-    b[kBth + 8] = ackReq ? 0x80 : 0;
-    Put24(b + kBth + 9, psn & 0xffffff);
+    uint32_t headerBytes = kAeth;
     if (aeth)
     {
         b[kAeth] = aeth->GetSyndrome();
         Put24(b + kAeth + 1, aeth->GetMsn());
+        headerBytes += roce::kAethBytes;
     }
-    Ptr<Packet> p = Create<Packet>(payloadBytes);
-    p->AddHeader(RawBytesHeader(b, headerBytes + intBytes));
-    p->AddTrailer(IcrcTrailer());
-    if (p->GetSize() < roce::kMinFrameBytes)
+    if (intBlock)
     {
-        p->AddPaddingAtEnd(roce::kMinFrameBytes - p->GetSize());
+        NS_ASSERT_MSG(intBytes <= kMaxInt, "INT block of " << intBytes << " bytes");
+        std::memcpy(b + headerBytes, intBlock, intBytes);
+        headerBytes += intBytes;
+    }
+    const uint32_t udpLen =
+        roce::kUdpHeaderBytes + (headerBytes - kBth) + payloadBytes + roce::kIcrcBytes;
+    const uint32_t ipLen = roce::kIpv4HeaderBytes + udpLen;
+    NS_ASSERT_MSG(ipLen <= 0xffff, "IPv4 total length " << ipLen);
+    const uint8_t tos = static_cast<uint8_t>((m_image[kIp + 1] & 0xfc) | (ecn & 0x3));
+    const uint16_t id = m_ipId++;
+    b[kIp + 1] = tos;
+    Put16(b + kIp + 2, static_cast<uint16_t>(ipLen));
+    Put16(b + kIp + 4, id);
+    // RFC 791 checksum: the constant words' sum plus the three that vary.
+    const uint32_t sum =
+        m_ipSumConst + (static_cast<uint32_t>(m_image[kIp]) << 8 | tos) + (ipLen & 0xffff) + id;
+    Put16(b + kIp + 10, static_cast<uint16_t>(~FoldSum(sum)));
+    Put16(b + kUdp + 4, static_cast<uint16_t>(udpLen));
+    b[kBth] = opcode;
+    b[kBth + 1] = bthByte1;
+    b[kBth + 4] = static_cast<uint8_t>((becn ? 0x40 : 0) | (intBlock ? roce::kBthIntFlag : 0));
+    b[kBth + 8] = ackReq ? 0x80 : 0;
+    Put24(b + kBth + 9, psn & 0xffffff);
+
+    Ptr<Packet> p = Create<Packet>(payloadBytes); // zero-filled area, no memset
+    p->AddHeader(RawBytesHeader(b, headerBytes));
+    p->AddTrailer(IcrcTrailer());
+    // Ethernet pads short frames after the MAC client data (the ICRC here).
+    const uint32_t size = headerBytes + payloadBytes + roce::kIcrcBytes;
+    if (size < roce::kMinFrameBytes)
+    {
+        p->AddTrailer(ZeroPadTrailer(roce::kMinFrameBytes - size));
     }
     return p;
 }
