@@ -412,6 +412,26 @@ TEST(Hpcc, WindowFollowsTheUtilizationOfTheBusiestHop)
     EXPECT_NEAR(cc->GetReferenceWindow(), wc, 1e-6);
     // Pacing at W / T.
     EXPECT_NEAR(qp->GetRate().GetBitRate(), cc->GetWindow() * 8 / 10e-6, 1.0);
+    // The paper's rule instead of RateAI: W_AI = W_init (1 - eta) / N =
+    // 125,000 x 0.05 / 8 = 781.25 B. After Init U = 1 and the first ACK only
+    // stores telemetry; a second ACK 1 us later whose hops both ran at
+    // 95 Gb/s with no queue gives u = 0.95, U = 0.9 x 1 + 0.1 x 0.95 = 0.995
+    // >= eta, so W = Wc / (U / eta) + W_AI with Wc = W_init.
+    Ptr<RdmaCcHpcc> ruled = CreateObject<RdmaCcHpcc>();
+    ruled->SetAttribute("ExpectedFlows", UintegerValue(8));
+    ruled->Init(*qp);
+    hop[0] = {1000, 0, 0, 100000};
+    hop[1] = {1000, 0, 0, 100000};
+    ack.ackedPsn = 1;
+    ruled->OnAck(*qp, ack);
+    // 1 us at 95 Gb/s: 11,875 B on each hop.
+    hop[0] = {2000, 11875, 0, 100000};
+    hop[1] = {2000, 11875, 0, 100000};
+    ack.ackedPsn = 2;
+    ruled->OnAck(*qp, ack);
+    const double uRuled = 0.9 * 1.0 + 0.1 * 0.95;
+    EXPECT_NEAR(ruled->GetAlpha(), uRuled, 1e-12);
+    EXPECT_NEAR(ruled->GetWindow(), 125000.0 / (uRuled / 0.95) + 781.25, 1e-6);
     Simulator::Destroy();
 }
 
@@ -471,13 +491,15 @@ TEST(Convergence, DcqcnAndDctcpConvergeOnIncasts)
 
 TEST(Convergence, HpccConvergesWithNearZeroQueue)
 {
-    // HPCC on the same incasts, second half of 80 ms: utilization near
-    // eta = 0.95 (at least 90%), the bottleneck queue near zero (at most 5
-    // full frames over the whole second half: 5 x (4154 B + 4 B INT shim) =
-    // 20,790 B, against megabytes with PFC alone) and no PFC pause. 2:1 is
-    // fair (Jain >= 0.95). At 8:1 the windows only equalize through W_AI
-    // (29 B per RTT against ~14 KB windows): Jain measured 0.915 at 80 ms, so
-    // fairness is asserted for 2:1 only (an open item of the CC issue).
+    // HPCC with its default W_AI (RateAI 50 Mb/s x T = 58 B at T = 9.4 us) on
+    // the same incasts, second half of 80 ms: utilization near eta = 0.95 (at
+    // least 90%, at most 96%: the equilibrium U* = eta + n W_AI / (B T) is
+    // 0.952 at n = 2 and 0.955 at n = 8), the bottleneck queue near zero (at
+    // most 5 full frames over the whole second half: 5 x (4154 B + 4 B INT
+    // shim) = 20,790 B, against megabytes with PFC alone) and no PFC pause.
+    // 2:1 is fair. At 8:1, n W_AI / (B T) = 0.004 is smaller than the spread of
+    // the flows' own estimates of U, so the windows settle unequal (Jain 0.915
+    // measured); the next test applies the paper's W_AI rule for that case.
     for (uint32_t n : {2u, 8u})
     {
         const Convergence c = RunIncast("ns3::RdmaCcHpcc", n, MilliSeconds(80));
@@ -488,6 +510,26 @@ TEST(Convergence, HpccConvergesWithNearZeroQueue)
         EXPECT_GE(c.utilization, 0.90) << n;
         EXPECT_LE(c.utilization, 0.96) << n; // HPCC aims at eta, not line rate
         EXPECT_LE(c.maxQueue, 5u * 4158u) << n;
+        EXPECT_EQ(c.pauseFrames, 0u) << n;
+    }
+}
+
+TEST(Convergence, HpccWithThePapersAdditiveIncreaseIsFairAtEightToOne)
+{
+    // W_AI = W_init (1 - eta) / N with N = n, the paper's rule: at 8:1,
+    // W_AI = 117 KB x 0.05 / 8 = 731 B, and U* = eta + n W_AI / (B T) = 1:
+    // the flows share the whole headroom. Second half of 40 ms: Jain >= 0.95
+    // at 2:1 and 8:1, utilization at least 90% (and at most the payload line
+    // rate), the queue a few frames (at most 8 x 4158 B) and no pause.
+    for (uint32_t n : {2u, 8u})
+    {
+        Config::SetDefault("ns3::RdmaCcHpcc::ExpectedFlows", UintegerValue(n));
+        const Convergence c = RunIncast("ns3::RdmaCcHpcc", n, MilliSeconds(40));
+        Config::Reset();
+        EXPECT_GE(c.jain, 0.95) << n;
+        EXPECT_GE(c.utilization, 0.90) << n;
+        EXPECT_LE(c.utilization, 1.0) << n;
+        EXPECT_LE(c.maxQueue, 8u * 4158u) << n;
         EXPECT_EQ(c.pauseFrames, 0u) << n;
     }
 }

@@ -44,6 +44,13 @@ RdmaCcHpcc::GetTypeId()
                           DataRateValue(DataRate("50Mbps")),
                           MakeDataRateAccessor(&RdmaCcHpcc::m_rateAi),
                           MakeDataRateChecker())
+            .AddAttribute("ExpectedFlows",
+                          "N in the paper's additive-increase rule W_AI = W_init (1 - eta) / N "
+                          "(Li et al. 2019, its parameter guidance: N the expected number of flows "
+                          "sharing a link). 0 (default): W_AI = RateAI x T instead.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&RdmaCcHpcc::m_expectedFlows),
+                          MakeUintegerChecker<uint32_t>())
             .AddTraceSource("Utilization",
                             "The normalized utilization estimate U.",
                             MakeTraceSourceAccessor(&RdmaCcHpcc::m_u),
@@ -81,7 +88,8 @@ RdmaCcHpcc::Init(RdmaQueuePair& qp)
     }
     const double bytesPerSecond = qp.GetLineRate().GetBitRate() / 8.0;
     m_wInit = std::round(bytesPerSecond * m_T); // bytes: one BDP
-    m_wAi = m_rateAi.GetBitRate() / 8.0 * m_T;
+    m_wAi = m_expectedFlows > 0 ? m_wInit * (1.0 - m_eta) / m_expectedFlows
+                                : m_rateAi.GetBitRate() / 8.0 * m_T;
     m_wc = m_wInit;
     m_u = 1.0; // as the authors' simulator starts
     m_incStage = 0;

@@ -34,11 +34,20 @@ namespace ns3
  *   incStage += 1. The reference Wc is updated once per RTT: when the ACK
  *   covers the PSN that was next to send at the previous update. Every ACK
  *   reacts. The QP paces at W / T. T is the path's base RTT, W_init = B_NIC T,
- *   W_AI = RateAI x T.
+ *   W_AI = RateAI x T, or, when ExpectedFlows N > 0, the paper's rule
+ *   W_AI = W_init (1 - eta) / N.
  *
  * Defaults: eta 0.95 (paper); MaxStage 0, as in the authors' simulations
  * (the paper text says 5, which its authors call a typo); RateAI 50 Mb/s (the
  * HPCC simulator's 100G setting, W_AI = W_init (1 - eta)/N with N about 100).
+ *
+ * Fairness depends on W_AI: with N flows on one bottleneck and no queue the
+ * equilibrium is U* = eta + N W_AI / (B T), and each window settles where
+ * W_i (1 - eta/U_i) = W_AI. When N W_AI / (B T) is small (0.004 for 8 flows
+ * at the 50 Mb/s default), per-flow differences of a few thousandths in the
+ * estimated U (each flow samples the links at its own packets) move the
+ * windows apart by tens of percent; W_AI from the paper's rule for the actual
+ * N restores fairness. See the model documentation.
  */
 class RdmaCcHpcc : public RdmaCongestionOps
 {
@@ -65,6 +74,7 @@ class RdmaCcHpcc : public RdmaCongestionOps
     double m_eta;
     uint32_t m_maxStage;
     DataRate m_rateAi;
+    uint32_t m_expectedFlows;
 
     double m_T{0};     //!< base RTT, seconds
     double m_wInit{0}; //!< bytes
