@@ -6,7 +6,9 @@
  * the published equations give; the network tests check convergence on
  * incasts and the notification point's CNP pacing.
  */
+#include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/data-rate.h"
 #include "ns3/dcqcn.h"
 #include "ns3/dctcp.h"
 #include "ns3/fabric-net-device.h"
@@ -15,6 +17,7 @@
 #include "ns3/fabric-topology.h"
 #include "ns3/hpcc.h"
 #include "ns3/leaf-spine-helper.h"
+#include "ns3/nstime.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/scenario-config.h"
@@ -27,6 +30,7 @@
 #include <cmath>
 #include <gtest/gtest.h>
 #include <map>
+#include <vector>
 
 using namespace ns3;
 
@@ -156,8 +160,10 @@ TEST(Dcqcn, VendorProfileReactsOncePerRateReducePeriod)
 
 TEST(Timely, RateFollowsThePublishedRules)
 {
+    // The paper's pseudocode: a full step per update (TimeScaled off).
     Ptr<RdmaQueuePair> qp = HandQp();
     Ptr<RdmaCcTimely> cc = CreateObject<RdmaCcTimely>();
+    cc->SetAttribute("TimeScaled", BooleanValue(false));
     cc->Init(*qp);
     double r = 100e9;
     // 1. rtt 600 us > Thigh: R *= 1 - 0.8 (1 - 500/600).
@@ -206,17 +212,73 @@ TEST(PatchedTimely, WeightAndUniqueFixedPointUpdate)
     EXPECT_EQ(RdmaCcPatchedTimely::Weight(0.3), 1.0);
     Ptr<RdmaQueuePair> qp = HandQp();
     Ptr<RdmaCcPatchedTimely> cc = CreateObject<RdmaCcPatchedTimely>();
+    cc->SetAttribute("TimeScaled", BooleanValue(false));
     cc->Init(*qp);
-    // First sample 100 us: g = 0, w = 1/2; T_ref = 50 us:
-    // R = 100G (1 - 0.8 x 0.5 x (100 - 50)/100) + 10M x 0.5 = 80G + 5M.
+    // First sample 100 us: g = 0, w = 1/2; T_ref = Tlow = 50 us and the error
+    // is (rtt - T_ref) / T_ref = 1:
+    // R = 100G (1 - 0.8 x 0.5 x 1) + 10M x 0.5 = 60G + 5M.
     cc->UpdateRate(*qp, MicroSeconds(100));
-    EXPECT_NEAR(Bps(qp->GetRate()), 80.005e9, 1.0);
-    // At rtt = T_ref with g = 0 the rate only creeps up by delta/2: the
-    // fixed point sits at T_ref.
+    EXPECT_NEAR(Bps(qp->GetRate()), 60.005e9, 1.0);
+    // At rtt = T_ref the decrease term is zero whatever w: the fixed point
+    // sits at T_ref. diff -50: rtt_diff = 0.875 x -50 = -43.75,
+    // g = -2.19 <= -1/4, w = 0: R += delta.
     cc->UpdateRate(*qp, MicroSeconds(50));
-    // diff -50: rtt_diff = 0.875 x -50 = -43.75, g = -2.19 <= -1/4, w = 0:
-    // R += delta.
-    EXPECT_NEAR(Bps(qp->GetRate()), 80.015e9, 1.0);
+    EXPECT_NEAR(Bps(qp->GetRate()), 60.015e9, 1.0);
+    Simulator::Destroy();
+}
+
+TEST(Timely, TimeScaledStepsAndTheHalvingFloor)
+{
+    // TimeScaled (default): each step times f = min(dt / MinRtt, 1), dt the
+    // time since the previous update (or Init, at t = 0); MinRtt 20 us.
+    Ptr<RdmaQueuePair> qp = HandQp();
+    Ptr<RdmaCcTimely> cc = CreateObject<RdmaCcTimely>();
+    cc->Init(*qp);
+    std::vector<double> rates;
+    auto update = [&](Time rtt) {
+        cc->UpdateRate(*qp, rtt);
+        rates.push_back(static_cast<double>(Bps(qp->GetRate())));
+    };
+    // t = 5 us: f = 0.25; 600 us > Thigh: R = 100G (1 - 0.25 x 0.8 x (1 - 500/600)).
+    Simulator::Schedule(MicroSeconds(5), [&]() { update(MicroSeconds(600)); });
+    // t = 45 us: f = min(40/20, 1) = 1; 30 us < Tlow: R += 10 Mb/s.
+    Simulator::Schedule(MicroSeconds(45), [&]() { update(MicroSeconds(30)); });
+    // t = 65 us: f = 1; 100 ms > Thigh: 1 - 0.8 (1 - 500/100000) = 0.204,
+    // but one update at most halves the rate.
+    Simulator::Schedule(MicroSeconds(65), [&]() { update(MilliSeconds(100)); });
+    Simulator::Run();
+    ASSERT_EQ(rates.size(), 3u);
+    double r = 100e9 * (1 - 0.25 * 0.8 * (1 - 500.0 / 600));
+    EXPECT_NEAR(rates[0], r, 1.0);
+    r += 10e6;
+    EXPECT_NEAR(rates[1], r, 1.0);
+    EXPECT_NEAR(rates[2], r / 2, 1.0);
+    Simulator::Destroy();
+}
+
+TEST(Timely, ProfilesSetTheirParameters)
+{
+    Ptr<RdmaCcTimely> cc = CreateObject<RdmaCcTimely>();
+    EXPECT_TRUE(cc->SetAttributeFailSafe("Profile", StringValue("100g")));
+    DataRateValue delta;
+    cc->GetAttribute("AdditiveStep", delta);
+    EXPECT_EQ(delta.Get().GetBitRate(), 100000000u);
+    TimeValue tLow;
+    cc->GetAttribute("Tlow", tLow);
+    EXPECT_EQ(tLow.Get(), MicroSeconds(15));
+    EXPECT_FALSE(cc->SetAttributeFailSafe("Profile", StringValue("10g")));
+    StringValue name;
+    cc->GetAttribute("Profile", name);
+    EXPECT_EQ(name.Get(), "100g"); // unchanged by the bad name
+    // Through a NIC, the profile survives each QP object's construction.
+    LeafSpineHelper ls;
+    ls.SetShape(1, 1, 2);
+    ls.SetNicAttribute("CongestionControl", TypeIdValue(RdmaCcPatchedTimely::GetTypeId()));
+    Ptr<FabricTopology> topo = ls.Install();
+    topo->GetNic(0)->SetCongestionControlAttribute("Profile", StringValue("100g"));
+    Ptr<RdmaQueuePair> qp = topo->Connect(0, 1, 3);
+    qp->GetCongestionOps()->GetAttribute("Thigh", tLow);
+    EXPECT_EQ(tLow.Get(), MicroSeconds(150));
     Simulator::Destroy();
 }
 
@@ -305,12 +367,26 @@ struct Convergence
  * uplink (port n: after its n host ports).
  */
 Convergence
-RunIncast(const std::string& cc, uint32_t n, Time end = MilliSeconds(40))
+RunIncast(const std::string& cc,
+          uint32_t n,
+          Time end = MilliSeconds(40),
+          const std::string& profile = "")
 {
     LeafSpineHelper ls;
     ls.SetShape(2, 1, n);
     ls.SetNicAttribute("CongestionControl", TypeIdValue(TypeId::LookupByName(cc)));
     Ptr<FabricTopology> topo = ls.Install();
+    for (uint32_t h = 0; !profile.empty() && h < topo->GetNHosts(); ++h)
+    {
+        topo->GetNic(h)->SetCongestionControlAttribute("Profile", StringValue(profile));
+    }
+    // Fixed random streams for RED marking, whatever ran before in this
+    // process.
+    int64_t stream = 1000;
+    for (uint32_t s = 0; s < topo->GetNSwitches(); ++s)
+    {
+        stream += topo->GetSwitch(s)->AssignStreams(stream);
+    }
     std::vector<Ptr<RdmaQueuePair>> qps;
     for (uint32_t i = n; i < 2 * n; ++i)
     {
@@ -470,17 +546,19 @@ TEST(Hpcc, SwitchesStampIntAndTheReceiverEchoesIt)
 TEST(Convergence, DcqcnAndDctcpConvergeOnIncasts)
 {
     // For 2:1 and 8:1 incasts at 100 Gb/s: Jain >= 0.95 and utilization >=
-    // 90% over the second half of 40 ms; the queue stays bounded (below 1 MB,
+    // 90% over the second half of 80 ms (DCQCN's 2:1 fairness over 20-40 ms
+    // still depends on the marking's random draws: Jain 0.92-0.997 across
+    // seeds; over 40-80 ms 0.976-0.9996); the queue stays bounded (below 1 MB,
     // against the several MB that PFC alone lets build); DCQCN needs far
     // fewer PFC pauses than no congestion control.
     for (uint32_t n : {2u, 8u})
     {
-        const Convergence none = RunIncast("ns3::RdmaCcNone", n);
+        const Convergence none = RunIncast("ns3::RdmaCcNone", n, MilliSeconds(80));
         EXPECT_GT(none.pauseFrames, 100u) << n;
         EXPECT_GT(none.maxQueue, 2000000u) << n;
         for (const char* cc : {"ns3::RdmaCcDcqcn", "ns3::RdmaCcDctcp"})
         {
-            const Convergence c = RunIncast(cc, n);
+            const Convergence c = RunIncast(cc, n, MilliSeconds(80));
             EXPECT_GE(c.jain, 0.95) << cc << " " << n << ":1";
             EXPECT_GE(c.utilization, 0.90) << cc << " " << n << ":1";
             EXPECT_LT(c.maxQueue, 1000000u) << cc << " " << n << ":1";
@@ -531,5 +609,29 @@ TEST(Convergence, HpccWithThePapersAdditiveIncreaseIsFairAtEightToOne)
         EXPECT_LE(c.utilization, 1.0) << n;
         EXPECT_LE(c.maxQueue, 8u * 4158u) << n;
         EXPECT_EQ(c.pauseFrames, 0u) << n;
+    }
+}
+
+TEST(Convergence, TimelyConvergesWithItsHundredGigabitProfile)
+{
+    // TIMELY and patched TIMELY, profile "100g" (Tlow 15 us, Thigh 150 us,
+    // delta 100 Mb/s), on 2:1 and 8:1 incasts, second half of 40 ms: Jain >=
+    // 0.95 and utilization >= 90%. Queue bounds from the RTT band, base RTT
+    // 9.4 us and 12.5 GB/s: TIMELY steers the RTT into [Tlow, Thigh], a
+    // queue of at most (150 - 9.4) us x 12.5 GB/s = 1.76 MB, and reacts to an
+    // RTT above Thigh one RTT late, so the bound asserted is twice that
+    // (3.5 MB, against 8 MB with no congestion control; 1.84 MB measured);
+    // patched TIMELY steers to T_ref = Tlow, a queue of (15 - 9.4) us x
+    // 12.5 GB/s = 70 KB, and stays within twice that (140 KB; 125 KB measured).
+    for (uint32_t n : {2u, 8u})
+    {
+        const Convergence t = RunIncast("ns3::RdmaCcTimely", n, MilliSeconds(40), "100g");
+        EXPECT_GE(t.jain, 0.95) << "timely " << n;
+        EXPECT_GE(t.utilization, 0.90) << "timely " << n;
+        EXPECT_LT(t.maxQueue, 2u * 1760000u) << "timely " << n;
+        const Convergence p = RunIncast("ns3::RdmaCcPatchedTimely", n, MilliSeconds(40), "100g");
+        EXPECT_GE(p.jain, 0.95) << "patched " << n;
+        EXPECT_GE(p.utilization, 0.90) << "patched " << n;
+        EXPECT_LT(p.maxQueue, 140000u) << "patched " << n;
     }
 }

@@ -265,8 +265,9 @@ ScenarioRunner::Build()
     ls.SetNicAttribute("RetransmitTimeout", TimeValue(nic.rto));
     TypeId cc = CcTypeId(nic.cc);
     ls.SetNicAttribute("CongestionControl", TypeIdValue(cc));
-    // Congestion-control parameters: a "Profile" (DCQCN) expands into every
-    // parameter it sets, then the scenario's own values override.
+    // Congestion-control parameters: a "Profile" (DCQCN, TIMELY) goes first;
+    // the NIC expands it into every parameter it sets, then the scenario's
+    // own values override.
     std::vector<std::pair<std::string, std::string>> ccParams;
     for (const auto& kv : nic.ccParams)
     {
@@ -274,9 +275,12 @@ ScenarioRunner::Build()
         if (!cc.LookupAttributeByName(kv.first, &info))
         {
             std::string valid;
-            for (std::size_t i = 0; i < cc.GetAttributeN(); ++i)
+            for (TypeId t = cc; t != RdmaCongestionOps::GetTypeId(); t = t.GetParent())
             {
-                valid += (i ? ", " : "") + cc.GetAttribute(i).name;
+                for (std::size_t i = 0; i < t.GetAttributeN(); ++i)
+                {
+                    valid += (valid.empty() ? "" : ", ") + t.GetAttribute(i).name;
+                }
             }
             throw ScenarioError(file + ": nic.cc_params." + kv.first + ": unknown parameter of " +
                                 nic.cc +
@@ -294,17 +298,6 @@ ScenarioRunner::Build()
                                 profile->second + "\"");
         }
         ccParams.emplace_back("Profile", profile->second);
-        for (std::size_t i = 0; i < cc.GetAttributeN(); ++i)
-        {
-            const std::string name = cc.GetAttribute(i).name;
-            if (name == "Profile" || nic.ccParams.count(name))
-            {
-                continue;
-            }
-            StringValue v;
-            proto->GetAttribute(name, v);
-            ccParams.emplace_back(name, v.Get());
-        }
     }
     for (const auto& kv : nic.ccParams)
     {

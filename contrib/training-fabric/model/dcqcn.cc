@@ -106,7 +106,7 @@ RdmaCcDcqcn::RdmaCcDcqcn()
 
 RdmaCcDcqcn::~RdmaCcDcqcn() = default;
 
-void
+bool
 RdmaCcDcqcn::SetProfile(const std::string& name)
 {
     if (name == "paper")
@@ -135,10 +135,12 @@ RdmaCcDcqcn::SetProfile(const std::string& name)
     }
     else
     {
-        NS_FATAL_ERROR("RdmaCcDcqcn::Profile: \"" << name
-                                                  << "\" is not a profile (valid: paper, vendor)");
+        NS_LOG_ERROR("RdmaCcDcqcn::Profile: \"" << name
+                                                << "\" is not a profile (valid: paper, vendor)");
+        return false;
     }
     m_profile = name;
+    return true;
 }
 
 std::string

@@ -63,7 +63,11 @@ class RdmaCcDcqcn : public RdmaCongestionOps
     double GetAlpha() const override;
 
     /// Apply a named profile ("paper" or "vendor") to every parameter.
-    void SetProfile(const std::string& name);
+    /**
+     * \param name "paper" or "vendor"
+     * \return false (nothing changed) for another name
+     */
+    bool SetProfile(const std::string& name);
     std::string GetProfile() const;
 
     DataRate GetTargetRate() const;

@@ -12,6 +12,7 @@
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -162,6 +163,31 @@ RdmaNic::SetCongestionControlAttribute(const std::string& name, const AttributeV
     // The factory checks names against the algorithm's TypeId: set
     // "CongestionControl" before its parameters.
     m_ccAttributes.SetTypeId(m_ccType);
+    if (name == "Profile")
+    {
+        // A profile sets several parameters at once; an object built from
+        // the factory would apply Profile first and then every later
+        // attribute at its default, undoing it. Copy what the profile sets.
+        Ptr<Object> proto = m_ccAttributes.Create<Object>();
+        NS_ABORT_MSG_UNLESS(proto->SetAttributeFailSafe(name, value),
+                            "RdmaNic: " << m_ccType.GetName() << " has no profile \""
+                                        << value.SerializeToString(MakeStringChecker()) << "\"");
+        for (TypeId t = m_ccType;; t = t.GetParent())
+        {
+            for (std::size_t i = 0; i < t.GetAttributeN(); ++i)
+            {
+                const TypeId::AttributeInformation info = t.GetAttribute(i);
+                Ptr<AttributeValue> v = info.checker->Create();
+                proto->GetAttribute(info.name, *v);
+                m_ccAttributes.Set(info.name, *v);
+            }
+            if (t == t.GetParent())
+            {
+                break;
+            }
+        }
+        return;
+    }
     m_ccAttributes.Set(name, value);
 }
 

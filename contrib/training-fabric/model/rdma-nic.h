@@ -82,6 +82,9 @@ class RdmaNic : public Object
     /**
      * Set an attribute of the congestion-control objects this NIC creates
      * for its future QPs (the algorithm is attribute "CongestionControl").
+     * "Profile" (DCQCN, TIMELY) expands into every parameter the profile
+     * sets, so that it survives the construction of each QP's object (which
+     * applies attributes in TypeId order); set it before single parameters.
      */
     void SetCongestionControlAttribute(const std::string& name, const AttributeValue& value);
 

@@ -6,8 +6,11 @@
 #include "rdma-queue-pair.h"
 #include "roce-header.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -27,6 +30,15 @@ RdmaCcTimely::GetTypeId()
             .SetParent<RdmaCongestionOps>()
             .SetGroupName("TrainingFabric")
             .AddConstructor<RdmaCcTimely>()
+            .AddAttribute("Profile",
+                          "Set the parameters from a named set: \"paper\" (Mittal et al., "
+                          "SIGCOMM 2015, at 10 Gb/s) or \"100g\" (this project's scaling to "
+                          "100 Gb/s: delta 100 Mb/s, Tlow 15 us, Thigh 150 us, 4 KB per "
+                          "update; see the class documentation). Set it before individual "
+                          "parameters. Default \"paper\".",
+                          StringValue("paper"),
+                          MakeStringAccessor(&RdmaCcTimely::SetProfile, &RdmaCcTimely::GetProfile),
+                          MakeStringChecker())
             .AddAttribute("Ewma",
                           "EWMA weight a of the RTT difference. Paper 0.875.",
                           DoubleValue(0.875),
@@ -68,6 +80,14 @@ RdmaCcTimely::GetTypeId()
                           DataRateValue(DataRate("100Mbps")),
                           MakeDataRateAccessor(&RdmaCcTimely::m_minRate),
                           MakeDataRateChecker())
+            .AddAttribute("TimeScaled",
+                          "Scale each step by min(time since the previous update / MinRtt, "
+                          "1) and never more than halve the rate in one update, as the "
+                          "TIMELY authors' reference code does (used by eRPC). False: a "
+                          "full step per completion, the paper's pseudocode. Default true.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RdmaCcTimely::m_timeScaled),
+                          MakeBooleanChecker())
             .AddTraceSource("Rtt",
                             "RTT sample used by the last update.",
                             MakeTraceSourceAccessor(&RdmaCcTimely::m_rtt),
@@ -75,7 +95,46 @@ RdmaCcTimely::GetTypeId()
     return tid;
 }
 
-RdmaCcTimely::RdmaCcTimely() = default;
+RdmaCcTimely::RdmaCcTimely()
+{
+    SetProfile("paper");
+}
+
+bool
+RdmaCcTimely::SetProfile(const std::string& name)
+{
+    if (name == "paper")
+    {
+        m_delta = DataRate("10Mbps");
+        m_tLow = MicroSeconds(50);
+        m_tHigh = MicroSeconds(500);
+        m_segmentBytes = 16384;
+    }
+    else if (name == "100g")
+    {
+        m_delta = DataRate("100Mbps");
+        m_tLow = MicroSeconds(15);
+        m_tHigh = MicroSeconds(150);
+        m_segmentBytes = 4096;
+    }
+    else
+    {
+        NS_LOG_ERROR("RdmaCcTimely::Profile: \"" << name
+                                                 << "\" is not a profile (valid: paper, 100g)");
+        return false;
+    }
+    m_ewma = 0.875;
+    m_beta = 0.8;
+    m_minRtt = MicroSeconds(20);
+    m_profile = name;
+    return true;
+}
+
+std::string
+RdmaCcTimely::GetProfile() const
+{
+    return m_profile;
+}
 
 std::string
 RdmaCcTimely::GetName() const
@@ -95,6 +154,7 @@ RdmaCcTimely::Init(RdmaQueuePair& qp)
     m_rate = static_cast<double>(qp.GetLineRate().GetBitRate());
     qp.SetRate(qp.GetLineRate());
     qp.SetWindow(0);
+    m_lastUpdate = Simulator::Now();
 }
 
 void
@@ -114,14 +174,14 @@ RdmaCcTimely::OnAck(RdmaQueuePair& qp, const RdmaAckInfo& ack)
 }
 
 double
-RdmaCcTimely::MiddleRate(double rate, double g, double rttUs) const
+RdmaCcTimely::MiddleRate(double rate, double g, double rttUs, double f) const
 {
     if (g <= 0)
     {
         const uint32_t n = m_negativeRun >= 5 ? 5 : 1;
-        return rate + n * static_cast<double>(m_delta.GetBitRate());
+        return rate + n * f * static_cast<double>(m_delta.GetBitRate());
     }
-    return rate * (1.0 - m_beta * g);
+    return rate * (1.0 - f * m_beta * g);
 }
 
 void
@@ -140,22 +200,34 @@ RdmaCcTimely::UpdateRate(RdmaQueuePair& qp, Time rttSample)
     m_gradient = m_rttDiffUs / (m_minRtt.GetSeconds() * 1e6);
     const double tLowUs = m_tLow.GetSeconds() * 1e6;
     const double tHighUs = m_tHigh.GetSeconds() * 1e6;
+    double f = 1.0;
+    if (m_timeScaled)
+    {
+        const Time now = Simulator::Now();
+        f = std::min((now - m_lastUpdate).GetSeconds() / m_minRtt.GetSeconds(), 1.0);
+        m_lastUpdate = now;
+    }
+    const double before = m_rate;
     if (rttUs < tLowUs)
     {
         m_negativeRun = 0;
-        m_rate += static_cast<double>(m_delta.GetBitRate());
+        m_rate += f * static_cast<double>(m_delta.GetBitRate());
     }
     else if (rttUs > tHighUs)
     {
         m_negativeRun = 0;
-        m_rate *= 1.0 - m_beta * (1.0 - tHighUs / rttUs);
+        m_rate *= 1.0 - f * m_beta * (1.0 - tHighUs / rttUs);
     }
     else
     {
         // Hyperactive increase counts consecutive non-positive gradients
         // among the updates that use the gradient.
         m_negativeRun = m_gradient <= 0 ? m_negativeRun + 1 : 0;
-        m_rate = MiddleRate(m_rate, m_gradient, rttUs);
+        m_rate = MiddleRate(m_rate, m_gradient, rttUs, f);
+    }
+    if (m_timeScaled)
+    {
+        m_rate = std::max(m_rate, before / 2);
     }
     const double line = static_cast<double>(qp.GetLineRate().GetBitRate());
     m_rate = std::clamp(m_rate, static_cast<double>(m_minRate.GetBitRate()), line);
@@ -183,9 +255,9 @@ RdmaCcPatchedTimely::GetTypeId()
             .SetGroupName("TrainingFabric")
             .AddConstructor<RdmaCcPatchedTimely>()
             .AddAttribute("ReferenceRtt",
-                          "T_ref of the patched update. Default 50 us (= Tlow; this "
-                          "project's choice, see the class documentation).",
-                          TimeValue(MicroSeconds(50)),
+                          "T_ref of the patched update: the RTT it steers to. 0 (default): "
+                          "Tlow, as eRPC's implementation of the patch.",
+                          TimeValue(Seconds(0)),
                           MakeTimeAccessor(&RdmaCcPatchedTimely::m_tRef),
                           MakeTimeChecker());
     return tid;
@@ -220,12 +292,12 @@ RdmaCcPatchedTimely::Weight(double g)
 }
 
 double
-RdmaCcPatchedTimely::MiddleRate(double rate, double g, double rttUs) const
+RdmaCcPatchedTimely::MiddleRate(double rate, double g, double rttUs, double f) const
 {
     const double w = Weight(g);
-    const double tRefUs = m_tRef.GetSeconds() * 1e6;
-    return rate * (1.0 - m_beta * w * (rttUs - tRefUs) / rttUs) +
-           static_cast<double>(m_delta.GetBitRate()) * (1.0 - w);
+    const double tRefUs = (m_tRef.IsStrictlyPositive() ? m_tRef : m_tLow).GetSeconds() * 1e6;
+    return rate * (1.0 - f * m_beta * w * (rttUs - tRefUs) / tRefUs) +
+           f * static_cast<double>(m_delta.GetBitRate()) * (1.0 - w);
 }
 
 } // namespace ns3

@@ -33,8 +33,28 @@ namespace ns3
  *                 an RTT outside [Tlow, Thigh] breaks the run
  *   otherwise:    R *= 1 - beta g
  *
- * Paper defaults: a = 0.875, beta = 0.8, delta = 10 Mb/s, Tlow = 50 us,
- * Thigh = 500 us, MinRtt = 20 us. The rate stays within [MinRate, line rate].
+ * Profile "paper" (default; SIGCOMM'15 at 10 Gb/s): a = 0.875, beta = 0.8,
+ * delta = 10 Mb/s, Tlow = 50 us, Thigh = 500 us, MinRtt = 20 us, 16 KB per
+ * update. The rate stays within [MinRate, line rate].
+ *
+ * Profile "100g" (this project's scaling for 100 Gb/s two-tier fabrics with a
+ * base RTT near 10 us): delta = 100 Mb/s (the paper's step times the line-rate
+ * ratio, as the HPCC simulator's scripts scale TIMELY's additive step);
+ * Tlow = 15 us and Thigh = 150 us (the paper's 1:10 band, Tlow about 1.5 base
+ * RTTs where the paper's 50 us was 2.5 of its 20 us MinRtt); one update per
+ * acknowledged packet (4 KB; with TimeScaled the step size per unit of time
+ * does not depend on it); a, beta and MinRtt as the paper. With the paper's
+ * set at 100 Gb/s an 8:1 incast collapses to a few hundred Mb/s per flow and
+ * takes tens of milliseconds to recover (see the model documentation).
+ *
+ * TimeScaled (default true) applies the two rules of the TIMELY authors'
+ * reference code (as eRPC uses it): every step, additive or multiplicative,
+ * is scaled by f = min(time since the previous update / MinRtt, 1), and one
+ * update never more than halves the rate. The paper's pseudocode takes a full
+ * step per completion, which at 10 Gb/s with 16-64 KB segments is about one
+ * step per RTT; at 100 Gb/s a 16 KB completion takes 1.3 us, so full steps
+ * would come tens of times per RTT. With f the step size is per unit of time
+ * and does not depend on the line rate or the segment size.
  */
 class RdmaCcTimely : public RdmaCongestionOps
 {
@@ -49,13 +69,28 @@ class RdmaCcTimely : public RdmaCongestionOps
 
     /// Apply one RTT sample (already net of serialization), as per completion.
     void UpdateRate(RdmaQueuePair& qp, Time rtt);
+    /**
+     * \param name "paper" or "100g"
+     * \return false (nothing changed) for another name
+     */
+    bool SetProfile(const std::string& name);
+    /// \return the profile last applied
+    std::string GetProfile() const;
     double GetGradient() const;
     double GetRttDiffUs() const;
 
   protected:
-    /// The rate for an RTT between Tlow and Thigh with normalized gradient g.
-    virtual double MiddleRate(double rate, double g, double rttUs) const;
+    /**
+     * The rate for an RTT between Tlow and Thigh.
+     * \param rate the current rate (bit/s)
+     * \param g the normalized gradient
+     * \param rttUs the RTT sample (us)
+     * \param f the step scale (1 without TimeScaled)
+     * \return the new rate
+     */
+    virtual double MiddleRate(double rate, double g, double rttUs, double f) const;
 
+    std::string m_profile;
     double m_ewma;
     double m_beta;
     DataRate m_delta;
@@ -64,8 +99,10 @@ class RdmaCcTimely : public RdmaCongestionOps
     Time m_minRtt;
     uint32_t m_segmentBytes;
     DataRate m_minRate;
+    bool m_timeScaled;
 
-    double m_rate{0}; //!< bits per second
+    double m_rate{0};  //!< bits per second
+    Time m_lastUpdate; //!< time of the previous update (TimeScaled)
     double m_prevRttUs{0};
     double m_rttDiffUs{0};
     double m_gradient{0};
@@ -81,12 +118,14 @@ class RdmaCcTimely : public RdmaCongestionOps
  * fixed point through a gradient weight.
  *
  * For Tlow <= rtt <= Thigh:
- *   R = R (1 - beta w(g) (rtt - T_ref) / rtt) + delta (1 - w(g)),
+ *   R = R (1 - beta w(g) (rtt - T_ref) / T_ref) + delta (1 - w(g)),
  *   w(g) = 0 for g <= -1/4, 2g + 1/2 for |g| < 1/4, 1 for g >= 1/4;
- * outside that band as TIMELY. T_ref (ReferenceRtt) is the RTT the patched
- * algorithm steers to; default Tlow (50 us). (REFERENCES.md asks to check
- * T_ref against the CoNEXT'16 paper; the paper was not available here, so
- * the default is this project's choice and an attribute.)
+ * outside that band as TIMELY (with TimeScaled, both steps scaled by f).
+ * T_ref (ReferenceRtt) is the RTT the algorithm steers to. The error term and
+ * T_ref = Tlow follow eRPC's implementation of the patch (erpc-io/eRPC,
+ * src/cc/timely.h: err = (rtt - Tlow) / Tlow), the public code that cites
+ * the CoNEXT'16 paper; the paper itself could not be consulted here.
+ * ReferenceRtt 0 (default) means Tlow.
  */
 class RdmaCcPatchedTimely : public RdmaCcTimely
 {
@@ -101,7 +140,7 @@ class RdmaCcPatchedTimely : public RdmaCcTimely
     static double Weight(double g);
 
   protected:
-    double MiddleRate(double rate, double g, double rttUs) const override;
+    double MiddleRate(double rate, double g, double rttUs, double f) const override;
 
   private:
     Time m_tRef;
