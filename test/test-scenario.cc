@@ -4,8 +4,12 @@
  * Scenario-level tests: the verbatim incast scenario with and without PFC,
  * determinism of outputs, and the errors bad scenario files get.
  */
+#include "ns3/fabric-topology.h"
+#include "ns3/rdma-congestion-ops.h"
+#include "ns3/rdma-queue-pair.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-runner.h"
+#include "ns3/simulator.h"
 
 #include <cstdio>
 #include <fstream>
@@ -314,4 +318,41 @@ TEST(ScenarioPatterns, ExpansionCountsAndPermutation)
     }
     EXPECT_EQ(back.sw.bufferBytes, p.sw.bufferBytes);
     EXPECT_EQ(back.topology.hostLink.rate, p.topology.hostLink.rate);
+}
+
+TEST(Scenario, CongestionControlProfileFromTheScenarioFile)
+{
+    // "Profile" reaches every QP's algorithm, for a class whose parameters
+    // live in its parent (patched TIMELY inherits TIMELY's); an unknown
+    // profile is a one-line scenario error, not an abort.
+    ScenarioConfig cfg =
+        LoadScenarioFile(kIncast,
+                         {"nic.cc=\"timely-patched\"",
+                          "nic.cc_params={\"Profile\": \"100g\", \"Thigh\": \"200us\"}"});
+    ScenarioRunner run(cfg);
+    run.Build();
+    Ptr<RdmaQueuePair> qp = run.GetTopology()->Connect(1, 0, 3);
+    TimeValue t;
+    qp->GetCongestionOps()->GetAttribute("Tlow", t);
+    EXPECT_EQ(t.Get(), MicroSeconds(15)); // from the profile
+    qp->GetCongestionOps()->GetAttribute("Thigh", t);
+    EXPECT_EQ(t.Get(), MicroSeconds(200)); // the scenario's own value wins
+    Simulator::Destroy();
+
+    ScenarioConfig bad =
+        LoadScenarioFile(kIncast, {"nic.cc=\"timely\"", "nic.cc_params={\"Profile\": \"10g\"}"});
+    ScenarioRunner badRun(bad);
+    try
+    {
+        badRun.Build();
+        FAIL();
+    }
+    catch (const ScenarioError& e)
+    {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find("nic.cc_params.Profile: unknown profile \"10g\""), std::string::npos)
+            << msg;
+        EXPECT_EQ(msg.find('\n'), std::string::npos);
+    }
+    Simulator::Destroy();
 }

@@ -152,6 +152,12 @@ ScenarioRunner::GetMonitor() const
     return m_monitor;
 }
 
+Ptr<FabricTopology>
+ScenarioRunner::GetTopology() const
+{
+    return m_topo;
+}
+
 const std::vector<ScenarioRunner::FlowRecord>&
 ScenarioRunner::GetFlows() const
 {

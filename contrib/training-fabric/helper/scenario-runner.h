@@ -91,6 +91,8 @@ class ScenarioRunner
     const ScenarioConfig& GetConfig() const;
     /// \return the path monitor (null unless the scenario enables it)
     Ptr<PathMonitor> GetMonitor() const;
+    /// \return the fabric after Build() (null before), to add hooks or flows
+    Ptr<FabricTopology> GetTopology() const;
 
     /// Fabric-wide counters gathered at the end of Run().
     struct Totals
