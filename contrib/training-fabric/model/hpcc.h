@@ -42,12 +42,12 @@ namespace ns3
  * HPCC simulator's 100G setting, W_AI = W_init (1 - eta)/N with N about 100).
  *
  * Fairness depends on W_AI: with N flows on one bottleneck and no queue the
- * equilibrium is U* = eta + N W_AI / (B T), and each window settles where
- * W_i (1 - eta/U_i) = W_AI. When N W_AI / (B T) is small (0.004 for 8 flows
- * at the 50 Mb/s default), per-flow differences of a few thousandths in the
- * estimated U (each flow samples the links at its own packets) move the
- * windows apart by tens of percent; W_AI from the paper's rule for the actual
- * N restores fairness. See the model documentation.
+ * equilibrium is U* = eta + N W_AI / (B T). Each flow's U is a noisy estimate
+ * from its own packets' telemetry, so log Wc takes a random step per RTT,
+ * and the only pull back to the fair share is W_AI, a fraction
+ * N W_AI / (B T) of the window (0.004 for 8 flows at the 50 Mb/s default):
+ * the windows wander tens of percent apart. W_AI from the paper's rule for
+ * the actual N restores fairness. See the model documentation.
  */
 class RdmaCcHpcc : public RdmaCongestionOps
 {
