@@ -70,6 +70,13 @@ void
 PathMonitor::DoDispose()
 {
     m_binEvent.Cancel();
+    for (auto& d : m_devices)
+    {
+        if (d.dev->GetTxObserver() == this)
+        {
+            d.dev->SetTxObserver(nullptr);
+        }
+    }
     m_devices.clear();
     m_topo = nullptr;
     Object::DoDispose();
@@ -91,11 +98,19 @@ PathMonitor::Install(Ptr<FabricTopology> topo)
             d.node = e.index;
             d.port = e.port;
             const uint32_t index = static_cast<uint32_t>(m_devices.size());
-            // One small tap per port carries the port's index, so the trace
-            // calls straight into the monitor (no bound-argument layer).
-            m_taps.push_back(std::make_unique<Tap>(Tap{this, index}));
-            d.dev->TraceConnectWithoutContext("TxBegin",
-                                              MakeCallback(&Tap::OnTx, m_taps.back().get()));
+            // The port calls the monitor directly with the port's index (one
+            // virtual call per frame). A port someone else already observes
+            // is heard through its TxBegin trace instead.
+            if (!d.dev->GetTxObserver())
+            {
+                d.dev->SetTxObserver(this, index);
+            }
+            else
+            {
+                m_taps.push_back(std::make_unique<Tap>(Tap{this, index}));
+                d.dev->TraceConnectWithoutContext("TxBegin",
+                                                  MakeCallback(&Tap::OnTx, m_taps.back().get()));
+            }
             m_devices.push_back(std::move(d));
         }
     }
@@ -103,37 +118,39 @@ PathMonitor::Install(Ptr<FabricTopology> topo)
 }
 
 uint32_t
-PathMonitor::Bin() const
+PathMonitor::Bin(Time now) const
 {
-    // Cached: most frames fall in the bin of the previous one.
-    const int64_t now = Simulator::Now().GetPicoSeconds();
-    if (now < m_binStartPs || now >= m_binStartPs + m_binPs)
+    // Cached: most frames fall in the bin of the previous one. Time steps,
+    // not a unit: the quotient is the same and needs no conversion.
+    const int64_t ts = now.GetTimeStep();
+    if (ts < m_binStartTs || ts >= m_binStartTs + m_binTs)
     {
-        m_binPs = m_bin.GetPicoSeconds();
-        m_cachedBin = static_cast<uint32_t>(now / m_binPs);
-        m_binStartPs = static_cast<int64_t>(m_cachedBin) * m_binPs;
+        m_binTs = m_bin.GetTimeStep();
+        m_cachedBin = static_cast<uint32_t>(ts / m_binTs);
+        m_binStartTs = static_cast<int64_t>(m_cachedBin) * m_binTs;
     }
     return m_cachedBin;
 }
 
 void
-PathMonitor::OnTx(uint32_t index, Ptr<const Packet> p, uint8_t cls)
+PathMonitor::OnTxBegin(uint32_t index, const Packet& p, uint8_t cls)
 {
     Device& d = m_devices[index];
-    const uint32_t bin = Bin();
+    const Time now = Simulator::Now();
+    const uint32_t bin = Bin(now);
     if (d.bins.size() <= bin)
     {
         d.bins.resize(bin + 1);
     }
     Device::BinStats& bs = d.bins[bin];
-    const uint32_t size = p->GetSize();
+    const uint32_t size = p.GetSize();
     bs.bytes += size;
     bs.maxQueue = std::max(bs.maxQueue, d.dev->GetTotalQueueBytes());
     // A frame is parsed once, where it enters the fabric (its host port); the
     // packet's uid then finds its flow at every later hop without a parse
     // (a direct-mapped table; a slot overwritten by a newer packet, or a
     // frame first seen at a switch, is simply parsed again).
-    const uint64_t uid = p->GetUid();
+    const uint64_t uid = p.GetUid();
     UidSlot& slot = m_uidSlots[uid & (kUidSlots - 1)];
     uint32_t fi;
     if (!d.host && slot.uid == uid)
@@ -147,7 +164,7 @@ PathMonitor::OnTx(uint32_t index, Ptr<const Packet> p, uint8_t cls)
     else
     {
         RoceFrameInfo info;
-        if (!ParseRoceFrame(*p, info) || info.opcode == roce::kOpAcknowledge ||
+        if (!ParseRoceFrame(p, info) || info.opcode == roce::kOpAcknowledge ||
             info.opcode == roce::kOpCnp)
         {
             slot = UidSlot{uid, kNotData};
@@ -168,7 +185,7 @@ PathMonitor::OnTx(uint32_t index, Ptr<const Packet> p, uint8_t cls)
             f.srcPort = info.srcPort;
             f.src = src;
             f.dst = dst;
-            f.first = Simulator::Now();
+            f.first = now;
             m_flows.push_back(f);
         }
         else
@@ -187,7 +204,7 @@ PathMonitor::OnTx(uint32_t index, Ptr<const Packet> p, uint8_t cls)
     if (d.host)
     {
         f.frames++;
-        f.last = Simulator::Now();
+        f.last = now;
         lastBin = &f.lastBin;
     }
     else
@@ -221,7 +238,8 @@ void
 PathMonitor::SampleBin()
 {
     // Paused time of every port in the bin that just ended.
-    const uint32_t bin = Bin() == 0 ? 0 : Bin() - 1;
+    const uint32_t cur = Bin(Simulator::Now());
+    const uint32_t bin = cur == 0 ? 0 : cur - 1;
     AccountPause(bin);
     m_bins = std::max(m_bins, bin + 1);
     // Keep sampling while the simulation has work; the monitor alone must
@@ -257,7 +275,7 @@ void
 PathMonitor::Finish()
 {
     m_binEvent.Cancel();
-    const uint32_t bin = Bin();
+    const uint32_t bin = Bin(Simulator::Now());
     AccountPause(bin);
     for (const auto& d : m_devices)
     {

@@ -7,6 +7,8 @@
 #ifndef PATH_MONITOR_H
 #define PATH_MONITOR_H
 
+#include "fabric-net-device.h"
+
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -22,7 +24,6 @@
 namespace ns3
 {
 
-class FabricNetDevice;
 class FabricTopology;
 class Packet;
 
@@ -46,7 +47,7 @@ class Packet;
  * the groups' values weighted by their traffic. Collisions: member links
  * that carry more than one elephant flow (ElephantBytes).
  */
-class PathMonitor : public Object
+class PathMonitor : public Object, private FabricTxObserver
 {
   public:
     static TypeId GetTypeId();
@@ -131,10 +132,12 @@ class PathMonitor : public Object
 
   private:
     void DoDispose() override;
-    void OnTx(uint32_t dev, Ptr<const Packet> p, uint8_t cls);
+    /// A data frame starts on port \p dev (FabricTxObserver).
+    void OnTxBegin(uint32_t dev, const Packet& p, uint8_t cls) override;
     void SampleBin();
     void AccountPause(uint32_t bin);
-    uint32_t Bin() const;
+    /// \return the bin of time \p now
+    uint32_t Bin(Time now) const;
     std::string DeviceName(uint32_t dev) const;
 
     struct Device
@@ -158,7 +161,10 @@ class PathMonitor : public Object
         int64_t pausedSoFarPs{0};
     };
 
-    /// Routes one port's TxBegin trace to OnTx with the port's index.
+    /**
+     * Routes one port's TxBegin trace to OnTxBegin with the port's index;
+     * only for a port that already has another FabricTxObserver.
+     */
     struct Tap
     {
         PathMonitor* monitor;
@@ -166,7 +172,7 @@ class PathMonitor : public Object
 
         void OnTx(Ptr<const Packet> p, uint8_t cls)
         {
-            monitor->OnTx(index, p, cls);
+            monitor->OnTxBegin(index, *p, cls);
         }
     };
 
@@ -190,8 +196,8 @@ class PathMonitor : public Object
     static constexpr uint32_t kUidSlots = 1u << 16;
     static constexpr uint32_t kNotData = UINT32_MAX;
     std::vector<UidSlot> m_uidSlots = std::vector<UidSlot>(kUidSlots);
-    mutable int64_t m_binPs{1};       //!< bin width in ps (cache)
-    mutable int64_t m_binStartPs{-1}; //!< start of the cached bin
+    mutable int64_t m_binTs{1};       //!< bin width in time steps (cache)
+    mutable int64_t m_binStartTs{-1}; //!< start of the cached bin, in time steps
     mutable uint32_t m_cachedBin{0};
 };
 
