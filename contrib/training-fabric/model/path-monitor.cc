@@ -12,6 +12,7 @@
 
 #include "ns3/log.h"
 #include "ns3/packet.h"
+#include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -79,6 +80,7 @@ PathMonitor::DoDispose()
     }
     m_devices.clear();
     m_topo = nullptr;
+    m_sim = nullptr;
     Object::DoDispose();
 }
 
@@ -86,6 +88,7 @@ void
 PathMonitor::Install(Ptr<FabricTopology> topo)
 {
     m_topo = topo;
+    m_sim = Simulator::GetImplementation();
     for (uint32_t l = 0; l < topo->GetNLinks(); ++l)
     {
         const FabricTopology::Link& link = topo->GetLink(l);
@@ -120,24 +123,26 @@ PathMonitor::Install(Ptr<FabricTopology> topo)
 uint32_t
 PathMonitor::Bin(Time now) const
 {
+    return BinOfTimeStep(now.GetTimeStep());
+}
+
+void
+PathMonitor::MoveBin(int64_t ts) const
+{
     // Cached: most frames fall in the bin of the previous one. Time steps,
     // not a unit: the quotient is the same and needs no conversion.
-    const int64_t ts = now.GetTimeStep();
-    if (ts < m_binStartTs || ts >= m_binStartTs + m_binTs)
-    {
-        m_binTs = m_bin.GetTimeStep();
-        m_cachedBin = static_cast<uint32_t>(ts / m_binTs);
-        m_binStartTs = static_cast<int64_t>(m_cachedBin) * m_binTs;
-    }
-    return m_cachedBin;
+    const int64_t width = m_bin.GetTimeStep();
+    m_cachedBin = static_cast<uint32_t>(ts / width);
+    m_binStartTs = static_cast<int64_t>(m_cachedBin) * width;
+    m_binEndTs = m_binStartTs + width;
 }
 
 void
 PathMonitor::OnTxBegin(uint32_t index, const Packet& p, uint8_t cls)
 {
     Device& d = m_devices[index];
-    const Time now = Simulator::Now();
-    const uint32_t bin = Bin(now);
+    const Time now = m_sim->Now();
+    const uint32_t bin = BinOfTimeStep(now.GetTimeStep());
     if (d.bins.size() <= bin)
     {
         d.bins.resize(bin + 1);

@@ -26,6 +26,7 @@ namespace ns3
 
 class FabricTopology;
 class Packet;
+class SimulatorImpl;
 
 /**
  * \ingroup training-fabric
@@ -138,6 +139,19 @@ class PathMonitor : public Object, private FabricTxObserver
     void AccountPause(uint32_t bin);
     /// \return the bin of time \p now
     uint32_t Bin(Time now) const;
+
+    /// \return the bin of time step \p ts (inline fast path of Bin)
+    uint32_t BinOfTimeStep(int64_t ts) const
+    {
+        if (ts < m_binStartTs || ts >= m_binEndTs)
+        {
+            MoveBin(ts);
+        }
+        return m_cachedBin;
+    }
+
+    /// Point the bin cache at the bin holding time step \p ts.
+    void MoveBin(int64_t ts) const;
     std::string DeviceName(uint32_t dev) const;
 
     struct Device
@@ -180,6 +194,8 @@ class PathMonitor : public Object, private FabricTxObserver
     uint64_t m_elephant;
     std::vector<std::unique_ptr<Tap>> m_taps;
     Ptr<FabricTopology> m_topo;
+    /// The running simulator: its Now() per frame, without Simulator::Now's lookup of it.
+    Ptr<SimulatorImpl> m_sim;
     std::vector<Device> m_devices;
     std::vector<Flow> m_flows;
     std::unordered_map<uint64_t, uint32_t> m_flowIndex; //!< 5-tuple key -> flow
@@ -196,8 +212,8 @@ class PathMonitor : public Object, private FabricTxObserver
     static constexpr uint32_t kUidSlots = 1u << 16;
     static constexpr uint32_t kNotData = UINT32_MAX;
     std::vector<UidSlot> m_uidSlots = std::vector<UidSlot>(kUidSlots);
-    mutable int64_t m_binTs{1};       //!< bin width in time steps (cache)
     mutable int64_t m_binStartTs{-1}; //!< start of the cached bin, in time steps
+    mutable int64_t m_binEndTs{-1};   //!< its end (exclusive), in time steps
     mutable uint32_t m_cachedBin{0};
 };
 
