@@ -143,11 +143,12 @@ PathMonitor::OnTxBegin(uint32_t index, const Packet& p, uint8_t cls)
     Device& d = m_devices[index];
     const Time now = m_sim->Now();
     const uint32_t bin = BinOfTimeStep(now.GetTimeStep());
-    if (d.bins.size() <= bin)
+    if (bin >= m_binRows)
     {
-        d.bins.resize(bin + 1);
+        m_binRows = bin + 1;
+        m_binStats.resize(static_cast<std::size_t>(m_binRows) * m_devices.size());
     }
-    Device::BinStats& bs = d.bins[bin];
+    BinStats& bs = m_binStats[static_cast<std::size_t>(bin) * m_devices.size() + index];
     const uint32_t size = p.GetSize();
     bs.bytes += size;
     bs.maxQueue = std::max(bs.maxQueue, d.dev->GetTotalQueueBytes());
@@ -157,8 +158,9 @@ PathMonitor::OnTxBegin(uint32_t index, const Packet& p, uint8_t cls)
     // frame first seen at a switch, is simply parsed again).
     const uint64_t uid = p.GetUid();
     UidSlot& slot = m_uidSlots[uid & (kUidSlots - 1)];
+    const auto tag = static_cast<uint32_t>(uid >> kUidBits);
     uint32_t fi;
-    if (!d.host && slot.uid == uid)
+    if (!d.host && slot.tag == tag)
     {
         if (slot.flow == kNotData)
         {
@@ -172,7 +174,7 @@ PathMonitor::OnTxBegin(uint32_t index, const Packet& p, uint8_t cls)
         if (!ParseRoceFrame(p, info) || info.opcode == roce::kOpAcknowledge ||
             info.opcode == roce::kOpCnp)
         {
-            slot = UidSlot{uid, kNotData};
+            slot = UidSlot{tag, kNotData};
             return;
         }
         const uint32_t src = fabric::HostIdFromIp(info.srcIp);
@@ -197,7 +199,7 @@ PathMonitor::OnTxBegin(uint32_t index, const Packet& p, uint8_t cls)
         {
             fi = it->second;
         }
-        slot = UidSlot{uid, fi};
+        slot = UidSlot{tag, fi};
         if (d.host)
         {
             m_flows[fi].payloadBytes += info.payloadBytes;
@@ -282,10 +284,7 @@ PathMonitor::Finish()
     m_binEvent.Cancel();
     const uint32_t bin = Bin(Simulator::Now());
     AccountPause(bin);
-    for (const auto& d : m_devices)
-    {
-        m_bins = std::max<uint32_t>(m_bins, static_cast<uint32_t>(d.bins.size()));
-    }
+    m_bins = std::max(m_bins, m_binRows);
     m_bins = std::max(m_bins, bin + 1);
 }
 
@@ -431,12 +430,20 @@ PathMonitor::Collisions(const std::vector<GroupResult>& groups) const
 uint64_t
 PathMonitor::GetDeviceBytes(uint32_t dev) const
 {
+    m_devices.at(dev); // range check
     uint64_t s = 0;
-    for (const auto& b : m_devices.at(dev).bins)
+    for (uint32_t b = 0; b < m_binRows; ++b)
     {
-        s += b.bytes;
+        s += GetBin(dev, b).bytes;
     }
     return s;
+}
+
+const PathMonitor::BinStats&
+PathMonitor::GetBin(uint32_t dev, uint32_t b) const
+{
+    static const BinStats none;
+    return b < m_binRows ? m_binStats[static_cast<std::size_t>(b) * m_devices.size() + dev] : none;
 }
 
 uint32_t
@@ -500,8 +507,7 @@ PathMonitor::LinksCsv() const
         const double bps = static_cast<double>(d.dev->GetBitRate());
         for (uint32_t b = 0; b < m_bins; ++b)
         {
-            const Device::BinStats none;
-            const Device::BinStats& st = b < d.bins.size() ? d.bins[b] : none;
+            const BinStats& st = GetBin(i, b);
             const uint64_t bytes = st.bytes;
             const uint64_t data = st.dataBytes;
             const uint32_t flows = st.flows;
@@ -597,8 +603,7 @@ PathMonitor::ImbalanceJson() const
             double total = 0;
             for (uint16_t p : g.ports)
             {
-                const Device& d = m_devices[devOf[{g.sw, p}]];
-                x.push_back(b < d.bins.size() ? static_cast<double>(d.bins[b].dataBytes) : 0.0);
+                x.push_back(static_cast<double>(GetBin(devOf[{g.sw, p}], b).dataBytes));
                 total += x.back();
             }
             if (total > 0)
@@ -676,7 +681,7 @@ PathMonitor::WriteOutputs(const std::string& dir) const
         const double bps = static_cast<double>(d.dev->GetBitRate());
         for (uint32_t b = 0; b < m_bins; ++b)
         {
-            const uint64_t bytes = b < d.bins.size() ? d.bins[b].bytes : 0;
+            const uint64_t bytes = GetBin(i, b).bytes;
             heat << b * m_bin.GetSeconds() * 1e3 << ' ' << rows << ' '
                  << bytes * 8.0 / (bps * m_bin.GetSeconds()) << '\n';
         }

@@ -152,6 +152,18 @@ class PathMonitor : public Object, private FabricTxObserver
 
     /// Point the bin cache at the bin holding time step \p ts.
     void MoveBin(int64_t ts) const;
+
+    /// One time bin of a link direction.
+    struct BinStats
+    {
+        uint64_t bytes{0};     //!< all frames
+        uint64_t dataBytes{0}; //!< data frames
+        uint64_t maxQueue{0};  //!< largest queue seen at a transmission
+        uint32_t flows{0};     //!< distinct flows
+    };
+
+    /// \return bin \p b of link direction \p dev (zeros past the last row)
+    const BinStats& GetBin(uint32_t dev, uint32_t b) const;
     std::string DeviceName(uint32_t dev) const;
 
     struct Device
@@ -161,16 +173,6 @@ class PathMonitor : public Object, private FabricTxObserver
         uint32_t node{0}; //!< host or switch index
         uint32_t port{0};
 
-        /// One time bin of a link direction (one cache line per frame).
-        struct BinStats
-        {
-            uint64_t bytes{0};     //!< all frames
-            uint64_t dataBytes{0}; //!< data frames
-            uint64_t maxQueue{0};  //!< largest queue seen at a transmission
-            uint32_t flows{0};     //!< distinct flows
-        };
-
-        std::vector<BinStats> bins;
         std::vector<int64_t> pausePs;
         int64_t pausedSoFarPs{0};
     };
@@ -201,15 +203,27 @@ class PathMonitor : public Object, private FabricTxObserver
     std::unordered_map<uint64_t, uint32_t> m_flowIndex; //!< 5-tuple key -> flow
     EventId m_binEvent;
     uint32_t m_bins{0};
+    /**
+     * Per-link bins, bin-major: row b holds bin b of every link direction,
+     * so the frames of one bin, on any port, touch one small row that stays
+     * in cache. Rows are added as time reaches them.
+     */
+    std::vector<BinStats> m_binStats;
+    uint32_t m_binRows{0};
 
-    /// Packet uid -> flow (kNotData for ACK/CNP/PFC), so frames parse once.
+    /**
+     * Packet uid -> flow (kNotData for ACK/CNP/PFC), so frames parse once.
+     * Slot uid % kUidSlots holds the uid's next 32 bits as a tag (uids 2^48
+     * apart would alias; no simulation makes that many packets).
+     */
     struct UidSlot
     {
-        uint64_t uid{UINT64_MAX};
+        uint32_t tag{UINT32_MAX};
         uint32_t flow{0};
     };
 
-    static constexpr uint32_t kUidSlots = 1u << 16;
+    static constexpr uint32_t kUidBits = 16;
+    static constexpr uint32_t kUidSlots = 1u << kUidBits;
     static constexpr uint32_t kNotData = UINT32_MAX;
     std::vector<UidSlot> m_uidSlots = std::vector<UidSlot>(kUidSlots);
     mutable int64_t m_binStartTs{-1}; //!< start of the cached bin, in time steps
