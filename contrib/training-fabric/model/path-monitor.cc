@@ -117,6 +117,7 @@ PathMonitor::Install(Ptr<FabricTopology> topo)
             m_devices.push_back(std::move(d));
         }
     }
+    m_nDevices = static_cast<uint32_t>(m_devices.size());
     m_binEvent = Simulator::Schedule(m_bin, &PathMonitor::SampleBin, this);
 }
 
@@ -146,9 +147,9 @@ PathMonitor::OnTxBegin(uint32_t index, const Packet& p, uint8_t cls)
     if (bin >= m_binRows)
     {
         m_binRows = bin + 1;
-        m_binStats.resize(static_cast<std::size_t>(m_binRows) * m_devices.size());
+        m_binStats.resize(static_cast<std::size_t>(m_binRows) * m_nDevices);
     }
-    BinStats& bs = m_binStats[static_cast<std::size_t>(bin) * m_devices.size() + index];
+    BinStats& bs = m_binStats[static_cast<std::size_t>(bin) * m_nDevices + index];
     const uint32_t size = p.GetSize();
     bs.bytes += size;
     bs.maxQueue = std::max(bs.maxQueue, d.dev->GetTotalQueueBytes());
@@ -443,7 +444,7 @@ const PathMonitor::BinStats&
 PathMonitor::GetBin(uint32_t dev, uint32_t b) const
 {
     static const BinStats none;
-    return b < m_binRows ? m_binStats[static_cast<std::size_t>(b) * m_devices.size() + dev] : none;
+    return b < m_binRows ? m_binStats[static_cast<std::size_t>(b) * m_nDevices + dev] : none;
 }
 
 uint32_t

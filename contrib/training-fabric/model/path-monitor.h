@@ -210,6 +210,7 @@ class PathMonitor : public Object, private FabricTxObserver
      */
     std::vector<BinStats> m_binStats;
     uint32_t m_binRows{0};
+    uint32_t m_nDevices{0}; //!< m_devices.size(), the length of a bin row
 
     /**
      * Packet uid -> flow (kNotData for ACK/CNP/PFC), so frames parse once.
