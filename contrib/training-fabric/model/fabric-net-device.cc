@@ -372,7 +372,7 @@ FabricNetDevice::TryTransmit()
     }
     if (m_txObserver)
     {
-        m_txObserver->OnTxBegin(m_txObserverIndex, *p, cls);
+        m_txObserver->OnTxBegin(m_txObserverIndex, *p, cls, m_totalQueueBytes);
     }
     if (!m_txBeginTrace.IsEmpty())
     {

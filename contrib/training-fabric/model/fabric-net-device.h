@@ -43,8 +43,10 @@ class FabricTxObserver
      * \param index the value given to FabricNetDevice::SetTxObserver
      * \param p the frame (must not be kept or modified)
      * \param cls its traffic class
+     * \param queueBytes bytes still queued at the port, all classes
+     *        (FabricNetDevice::GetTotalQueueBytes at this moment)
      */
-    virtual void OnTxBegin(uint32_t index, const Packet& p, uint8_t cls) = 0;
+    virtual void OnTxBegin(uint32_t index, const Packet& p, uint8_t cls, uint64_t queueBytes) = 0;
 };
 
 /**

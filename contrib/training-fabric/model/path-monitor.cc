@@ -106,7 +106,7 @@ PathMonitor::Install(Ptr<FabricTopology> topo)
             // is heard through its TxBegin trace instead.
             if (!d.dev->GetTxObserver())
             {
-                d.dev->SetTxObserver(this, index);
+                d.dev->SetTxObserver(this, index | (d.host ? kHostPort : 0));
             }
             else
             {
@@ -139,9 +139,11 @@ PathMonitor::MoveBin(int64_t ts) const
 }
 
 void
-PathMonitor::OnTxBegin(uint32_t index, const Packet& p, uint8_t cls)
+PathMonitor::OnTxBegin(uint32_t tag, const Packet& p, uint8_t cls, uint64_t queueBytes)
 {
-    Device& d = m_devices[index];
+    // The port's facts come in the tag, so m_devices is not touched per frame.
+    const uint32_t index = tag & ~kHostPort;
+    const bool host = tag & kHostPort;
     const Time now = m_sim->Now();
     const uint32_t bin = BinOfTimeStep(now.GetTimeStep());
     if (bin >= m_binRows)
@@ -152,16 +154,16 @@ PathMonitor::OnTxBegin(uint32_t index, const Packet& p, uint8_t cls)
     BinStats& bs = m_binStats[static_cast<std::size_t>(bin) * m_nDevices + index];
     const uint32_t size = p.GetSize();
     bs.bytes += size;
-    bs.maxQueue = std::max(bs.maxQueue, d.dev->GetTotalQueueBytes());
+    bs.maxQueue = std::max(bs.maxQueue, queueBytes);
     // A frame is parsed once, where it enters the fabric (its host port); the
     // packet's uid then finds its flow at every later hop without a parse
     // (a direct-mapped table; a slot overwritten by a newer packet, or a
     // frame first seen at a switch, is simply parsed again).
     const uint64_t uid = p.GetUid();
     UidSlot& slot = m_uidSlots[uid & (kUidSlots - 1)];
-    const auto tag = static_cast<uint32_t>(uid >> kUidBits);
+    const auto uidTag = static_cast<uint32_t>(uid >> kUidBits);
     uint32_t fi;
-    if (!d.host && slot.tag == tag)
+    if (!host && slot.tag == uidTag)
     {
         if (slot.flow == kNotData)
         {
@@ -175,7 +177,7 @@ PathMonitor::OnTxBegin(uint32_t index, const Packet& p, uint8_t cls)
         if (!ParseRoceFrame(p, info) || info.opcode == roce::kOpAcknowledge ||
             info.opcode == roce::kOpCnp)
         {
-            slot = UidSlot{tag, kNotData};
+            slot = UidSlot{uidTag, kNotData};
             return;
         }
         const uint32_t src = fabric::HostIdFromIp(info.srcIp);
@@ -200,8 +202,8 @@ PathMonitor::OnTxBegin(uint32_t index, const Packet& p, uint8_t cls)
         {
             fi = it->second;
         }
-        slot = UidSlot{tag, fi};
-        if (d.host)
+        slot = UidSlot{uidTag, fi};
+        if (host)
         {
             m_flows[fi].payloadBytes += info.payloadBytes;
         }
@@ -209,7 +211,7 @@ PathMonitor::OnTxBegin(uint32_t index, const Packet& p, uint8_t cls)
     bs.dataBytes += size;
     Flow& f = m_flows[fi];
     uint32_t* lastBin;
-    if (d.host)
+    if (host)
     {
         f.frames++;
         f.last = now;
@@ -220,7 +222,7 @@ PathMonitor::OnTxBegin(uint32_t index, const Packet& p, uint8_t cls)
         Hop* hop = nullptr;
         for (auto& h : f.hops)
         {
-            if (h.sw == d.node && h.port == d.port)
+            if (h.dev == index)
             {
                 hop = &h;
                 break;
@@ -228,7 +230,8 @@ PathMonitor::OnTxBegin(uint32_t index, const Packet& p, uint8_t cls)
         }
         if (!hop)
         {
-            f.hops.push_back(Hop{d.node, static_cast<uint16_t>(d.port), 0, 0, UINT32_MAX});
+            const Device& d = m_devices[index];
+            f.hops.push_back(Hop{d.node, static_cast<uint16_t>(d.port), 0, 0, UINT32_MAX, index});
             hop = &f.hops.back();
         }
         hop->bytes += size;

@@ -68,6 +68,7 @@ class PathMonitor : public Object, private FabricTxObserver
         uint64_t bytes{0}; //!< frame bytes of this flow's data through the port
         uint64_t frames{0};
         uint32_t lastBin{UINT32_MAX};
+        uint32_t dev{0}; //!< the port, as a link direction index (GetDevice)
     };
 
     /// One flow (queue pair).
@@ -133,8 +134,11 @@ class PathMonitor : public Object, private FabricTxObserver
 
   private:
     void DoDispose() override;
-    /// A data frame starts on port \p dev (FabricTxObserver).
-    void OnTxBegin(uint32_t dev, const Packet& p, uint8_t cls) override;
+    /**
+     * A data frame starts on a port (FabricTxObserver); \p tag is the port's
+     * link direction index, plus kHostPort for a host NIC port.
+     */
+    void OnTxBegin(uint32_t tag, const Packet& p, uint8_t cls, uint64_t queueBytes) override;
     void SampleBin();
     void AccountPause(uint32_t bin);
     /// \return the bin of time \p now
@@ -188,7 +192,11 @@ class PathMonitor : public Object, private FabricTxObserver
 
         void OnTx(Ptr<const Packet> p, uint8_t cls)
         {
-            monitor->OnTxBegin(index, *p, cls);
+            const Device& d = monitor->m_devices[index];
+            monitor->OnTxBegin(index | (d.host ? kHostPort : 0),
+                               *p,
+                               cls,
+                               d.dev->GetTotalQueueBytes());
         }
     };
 
@@ -226,6 +234,7 @@ class PathMonitor : public Object, private FabricTxObserver
     static constexpr uint32_t kUidBits = 16;
     static constexpr uint32_t kUidSlots = 1u << kUidBits;
     static constexpr uint32_t kNotData = UINT32_MAX;
+    static constexpr uint32_t kHostPort = 1u << 31; //!< in an observer tag: a host NIC port
     std::vector<UidSlot> m_uidSlots = std::vector<UidSlot>(kUidSlots);
     mutable int64_t m_binStartTs{-1}; //!< start of the cached bin, in time steps
     mutable int64_t m_binEndTs{-1};   //!< its end (exclusive), in time steps
