@@ -123,6 +123,7 @@ FabricNetDevice::DoDispose()
     m_rxCallback = FabricRxCallback();
     m_dequeueCallback = DequeueCallback();
     m_pullCallback = PullCallback();
+    m_txObserver = nullptr;
     NetDevice::DoDispose();
 }
 
@@ -184,6 +185,19 @@ void
 FabricNetDevice::SetPullCallback(PullCallback cb)
 {
     m_pullCallback = cb;
+}
+
+void
+FabricNetDevice::SetTxObserver(FabricTxObserver* observer, uint32_t index)
+{
+    m_txObserver = observer;
+    m_txObserverIndex = index;
+}
+
+FabricTxObserver*
+FabricNetDevice::GetTxObserver() const
+{
+    return m_txObserver;
 }
 
 Time
@@ -355,6 +369,10 @@ FabricNetDevice::TryTransmit()
     if (!m_macTxTrace.IsEmpty())
     {
         m_macTxTrace(p);
+    }
+    if (m_txObserver)
+    {
+        m_txObserver->OnTxBegin(m_txObserverIndex, *p, cls, m_totalQueueBytes);
     }
     if (!m_txBeginTrace.IsEmpty())
     {

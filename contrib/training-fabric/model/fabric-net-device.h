@@ -27,6 +27,30 @@ class Packet;
 
 /**
  * \ingroup training-fabric
+ * \brief Direct observer of the data frames a port starts to transmit.
+ *
+ * For per-frame monitors: the same event as the "TxBegin" trace source, but
+ * one virtual call when set and one pointer test when not, with no Callback
+ * layers and no reference counting per frame. A port has at most one
+ * observer; the observer must outlive the port or unset itself.
+ */
+class FabricTxObserver
+{
+  public:
+    virtual ~FabricTxObserver() = default;
+    /**
+     * A data frame starts transmission.
+     * \param index the value given to FabricNetDevice::SetTxObserver
+     * \param p the frame (must not be kept or modified)
+     * \param cls its traffic class
+     * \param queueBytes bytes still queued at the port, all classes
+     *        (FabricNetDevice::GetTotalQueueBytes at this moment)
+     */
+    virtual void OnTxBegin(uint32_t index, const Packet& p, uint8_t cls, uint64_t queueBytes) = 0;
+};
+
+/**
+ * \ingroup training-fabric
  * \brief A port of a lossless RoCEv2 fabric: host NIC port or switch port.
  *
  * Frames wait in one of eight priority queues (traffic classes 0..7, 7 the
@@ -88,6 +112,13 @@ class FabricNetDevice : public NetDevice
     void SetFabricReceiveCallback(FabricRxCallback cb);
     void SetDequeueCallback(DequeueCallback cb);
     void SetPullCallback(PullCallback cb);
+    /**
+     * Set (or, with nullptr, unset) the port's observer of transmitted data
+     * frames; it is called with \p index, just before the "TxBegin" trace.
+     */
+    void SetTxObserver(FabricTxObserver* observer, uint32_t index = 0);
+    /// \return the port's observer of transmitted data frames, or nullptr
+    FabricTxObserver* GetTxObserver() const;
 
     /**
      * Queue a frame for transmission.
@@ -231,6 +262,8 @@ class FabricNetDevice : public NetDevice
     PullCallback m_pullCallback;
     NetDevice::ReceiveCallback m_netRxCallback;
     PromiscReceiveCallback m_promiscCallback;
+    FabricTxObserver* m_txObserver{nullptr}; //!< not owned
+    uint32_t m_txObserverIndex{0};
 
     TracedCallback<Ptr<const Packet>> m_macTxTrace;            //!< data frame starts transmission
     TracedCallback<Ptr<const Packet>> m_macRxTrace;            //!< data frame received

@@ -12,6 +12,7 @@
 
 #include "ns3/log.h"
 #include "ns3/packet.h"
+#include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -70,8 +71,16 @@ void
 PathMonitor::DoDispose()
 {
     m_binEvent.Cancel();
+    for (auto& d : m_devices)
+    {
+        if (d.dev->GetTxObserver() == this)
+        {
+            d.dev->SetTxObserver(nullptr);
+        }
+    }
     m_devices.clear();
     m_topo = nullptr;
+    m_sim = nullptr;
     Object::DoDispose();
 }
 
@@ -79,6 +88,7 @@ void
 PathMonitor::Install(Ptr<FabricTopology> topo)
 {
     m_topo = topo;
+    m_sim = Simulator::GetImplementation();
     for (uint32_t l = 0; l < topo->GetNLinks(); ++l)
     {
         const FabricTopology::Link& link = topo->GetLink(l);
@@ -91,52 +101,69 @@ PathMonitor::Install(Ptr<FabricTopology> topo)
             d.node = e.index;
             d.port = e.port;
             const uint32_t index = static_cast<uint32_t>(m_devices.size());
-            // One small tap per port carries the port's index, so the trace
-            // calls straight into the monitor (no bound-argument layer).
-            m_taps.push_back(std::make_unique<Tap>(Tap{this, index}));
-            d.dev->TraceConnectWithoutContext("TxBegin",
-                                              MakeCallback(&Tap::OnTx, m_taps.back().get()));
+            // The port calls the monitor directly with the port's index (one
+            // virtual call per frame). A port someone else already observes
+            // is heard through its TxBegin trace instead.
+            if (!d.dev->GetTxObserver())
+            {
+                d.dev->SetTxObserver(this, index | (d.host ? kHostPort : 0));
+            }
+            else
+            {
+                m_taps.push_back(std::make_unique<Tap>(Tap{this, index}));
+                d.dev->TraceConnectWithoutContext("TxBegin",
+                                                  MakeCallback(&Tap::OnTx, m_taps.back().get()));
+            }
             m_devices.push_back(std::move(d));
         }
     }
+    m_nDevices = static_cast<uint32_t>(m_devices.size());
     m_binEvent = Simulator::Schedule(m_bin, &PathMonitor::SampleBin, this);
 }
 
 uint32_t
-PathMonitor::Bin() const
+PathMonitor::Bin(Time now) const
 {
-    // Cached: most frames fall in the bin of the previous one.
-    const int64_t now = Simulator::Now().GetPicoSeconds();
-    if (now < m_binStartPs || now >= m_binStartPs + m_binPs)
-    {
-        m_binPs = m_bin.GetPicoSeconds();
-        m_cachedBin = static_cast<uint32_t>(now / m_binPs);
-        m_binStartPs = static_cast<int64_t>(m_cachedBin) * m_binPs;
-    }
-    return m_cachedBin;
+    return BinOfTimeStep(now.GetTimeStep());
 }
 
 void
-PathMonitor::OnTx(uint32_t index, Ptr<const Packet> p, uint8_t cls)
+PathMonitor::MoveBin(int64_t ts) const
 {
-    Device& d = m_devices[index];
-    const uint32_t bin = Bin();
-    if (d.bins.size() <= bin)
+    // Cached: most frames fall in the bin of the previous one. Time steps,
+    // not a unit: the quotient is the same and needs no conversion.
+    const int64_t width = m_bin.GetTimeStep();
+    m_cachedBin = static_cast<uint32_t>(ts / width);
+    m_binStartTs = static_cast<int64_t>(m_cachedBin) * width;
+    m_binEndTs = m_binStartTs + width;
+}
+
+void
+PathMonitor::OnTxBegin(uint32_t tag, const Packet& p, uint8_t cls, uint64_t queueBytes)
+{
+    // The port's facts come in the tag, so m_devices is not touched per frame.
+    const uint32_t index = tag & ~kHostPort;
+    const bool host = tag & kHostPort;
+    const Time now = m_sim->Now();
+    const uint32_t bin = BinOfTimeStep(now.GetTimeStep());
+    if (bin >= m_binRows)
     {
-        d.bins.resize(bin + 1);
+        m_binRows = bin + 1;
+        m_binStats.resize(static_cast<std::size_t>(m_binRows) * m_nDevices);
     }
-    Device::BinStats& bs = d.bins[bin];
-    const uint32_t size = p->GetSize();
+    BinStats& bs = m_binStats[static_cast<std::size_t>(bin) * m_nDevices + index];
+    const uint32_t size = p.GetSize();
     bs.bytes += size;
-    bs.maxQueue = std::max(bs.maxQueue, d.dev->GetTotalQueueBytes());
+    bs.maxQueue = std::max(bs.maxQueue, queueBytes);
     // A frame is parsed once, where it enters the fabric (its host port); the
     // packet's uid then finds its flow at every later hop without a parse
     // (a direct-mapped table; a slot overwritten by a newer packet, or a
     // frame first seen at a switch, is simply parsed again).
-    const uint64_t uid = p->GetUid();
+    const uint64_t uid = p.GetUid();
     UidSlot& slot = m_uidSlots[uid & (kUidSlots - 1)];
+    const auto uidTag = static_cast<uint32_t>(uid >> kUidBits);
     uint32_t fi;
-    if (!d.host && slot.uid == uid)
+    if (!host && slot.tag == uidTag)
     {
         if (slot.flow == kNotData)
         {
@@ -147,10 +174,10 @@ PathMonitor::OnTx(uint32_t index, Ptr<const Packet> p, uint8_t cls)
     else
     {
         RoceFrameInfo info;
-        if (!ParseRoceFrame(*p, info) || info.opcode == roce::kOpAcknowledge ||
+        if (!ParseRoceFrame(p, info) || info.opcode == roce::kOpAcknowledge ||
             info.opcode == roce::kOpCnp)
         {
-            slot = UidSlot{uid, kNotData};
+            slot = UidSlot{uidTag, kNotData};
             return;
         }
         const uint32_t src = fabric::HostIdFromIp(info.srcIp);
@@ -168,15 +195,15 @@ PathMonitor::OnTx(uint32_t index, Ptr<const Packet> p, uint8_t cls)
             f.srcPort = info.srcPort;
             f.src = src;
             f.dst = dst;
-            f.first = Simulator::Now();
+            f.first = now;
             m_flows.push_back(f);
         }
         else
         {
             fi = it->second;
         }
-        slot = UidSlot{uid, fi};
-        if (d.host)
+        slot = UidSlot{uidTag, fi};
+        if (host)
         {
             m_flows[fi].payloadBytes += info.payloadBytes;
         }
@@ -184,10 +211,10 @@ PathMonitor::OnTx(uint32_t index, Ptr<const Packet> p, uint8_t cls)
     bs.dataBytes += size;
     Flow& f = m_flows[fi];
     uint32_t* lastBin;
-    if (d.host)
+    if (host)
     {
         f.frames++;
-        f.last = Simulator::Now();
+        f.last = now;
         lastBin = &f.lastBin;
     }
     else
@@ -195,7 +222,7 @@ PathMonitor::OnTx(uint32_t index, Ptr<const Packet> p, uint8_t cls)
         Hop* hop = nullptr;
         for (auto& h : f.hops)
         {
-            if (h.sw == d.node && h.port == d.port)
+            if (h.dev == index)
             {
                 hop = &h;
                 break;
@@ -203,7 +230,8 @@ PathMonitor::OnTx(uint32_t index, Ptr<const Packet> p, uint8_t cls)
         }
         if (!hop)
         {
-            f.hops.push_back(Hop{d.node, static_cast<uint16_t>(d.port), 0, 0, UINT32_MAX});
+            const Device& d = m_devices[index];
+            f.hops.push_back(Hop{d.node, static_cast<uint16_t>(d.port), 0, 0, UINT32_MAX, index});
             hop = &f.hops.back();
         }
         hop->bytes += size;
@@ -221,7 +249,8 @@ void
 PathMonitor::SampleBin()
 {
     // Paused time of every port in the bin that just ended.
-    const uint32_t bin = Bin() == 0 ? 0 : Bin() - 1;
+    const uint32_t cur = Bin(Simulator::Now());
+    const uint32_t bin = cur == 0 ? 0 : cur - 1;
     AccountPause(bin);
     m_bins = std::max(m_bins, bin + 1);
     // Keep sampling while the simulation has work; the monitor alone must
@@ -257,12 +286,9 @@ void
 PathMonitor::Finish()
 {
     m_binEvent.Cancel();
-    const uint32_t bin = Bin();
+    const uint32_t bin = Bin(Simulator::Now());
     AccountPause(bin);
-    for (const auto& d : m_devices)
-    {
-        m_bins = std::max<uint32_t>(m_bins, static_cast<uint32_t>(d.bins.size()));
-    }
+    m_bins = std::max(m_bins, m_binRows);
     m_bins = std::max(m_bins, bin + 1);
 }
 
@@ -408,12 +434,20 @@ PathMonitor::Collisions(const std::vector<GroupResult>& groups) const
 uint64_t
 PathMonitor::GetDeviceBytes(uint32_t dev) const
 {
+    m_devices.at(dev); // range check
     uint64_t s = 0;
-    for (const auto& b : m_devices.at(dev).bins)
+    for (uint32_t b = 0; b < m_binRows; ++b)
     {
-        s += b.bytes;
+        s += GetBin(dev, b).bytes;
     }
     return s;
+}
+
+const PathMonitor::BinStats&
+PathMonitor::GetBin(uint32_t dev, uint32_t b) const
+{
+    static const BinStats none;
+    return b < m_binRows ? m_binStats[static_cast<std::size_t>(b) * m_nDevices + dev] : none;
 }
 
 uint32_t
@@ -477,8 +511,7 @@ PathMonitor::LinksCsv() const
         const double bps = static_cast<double>(d.dev->GetBitRate());
         for (uint32_t b = 0; b < m_bins; ++b)
         {
-            const Device::BinStats none;
-            const Device::BinStats& st = b < d.bins.size() ? d.bins[b] : none;
+            const BinStats& st = GetBin(i, b);
             const uint64_t bytes = st.bytes;
             const uint64_t data = st.dataBytes;
             const uint32_t flows = st.flows;
@@ -574,8 +607,7 @@ PathMonitor::ImbalanceJson() const
             double total = 0;
             for (uint16_t p : g.ports)
             {
-                const Device& d = m_devices[devOf[{g.sw, p}]];
-                x.push_back(b < d.bins.size() ? static_cast<double>(d.bins[b].dataBytes) : 0.0);
+                x.push_back(static_cast<double>(GetBin(devOf[{g.sw, p}], b).dataBytes));
                 total += x.back();
             }
             if (total > 0)
@@ -653,7 +685,7 @@ PathMonitor::WriteOutputs(const std::string& dir) const
         const double bps = static_cast<double>(d.dev->GetBitRate());
         for (uint32_t b = 0; b < m_bins; ++b)
         {
-            const uint64_t bytes = b < d.bins.size() ? d.bins[b].bytes : 0;
+            const uint64_t bytes = GetBin(i, b).bytes;
             heat << b * m_bin.GetSeconds() * 1e3 << ' ' << rows << ' '
                  << bytes * 8.0 / (bps * m_bin.GetSeconds()) << '\n';
         }

@@ -7,6 +7,8 @@
 #ifndef PATH_MONITOR_H
 #define PATH_MONITOR_H
 
+#include "fabric-net-device.h"
+
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -22,9 +24,9 @@
 namespace ns3
 {
 
-class FabricNetDevice;
 class FabricTopology;
 class Packet;
+class SimulatorImpl;
 
 /**
  * \ingroup training-fabric
@@ -46,7 +48,7 @@ class Packet;
  * the groups' values weighted by their traffic. Collisions: member links
  * that carry more than one elephant flow (ElephantBytes).
  */
-class PathMonitor : public Object
+class PathMonitor : public Object, private FabricTxObserver
 {
   public:
     static TypeId GetTypeId();
@@ -66,6 +68,7 @@ class PathMonitor : public Object
         uint64_t bytes{0}; //!< frame bytes of this flow's data through the port
         uint64_t frames{0};
         uint32_t lastBin{UINT32_MAX};
+        uint32_t dev{0}; //!< the port, as a link direction index (GetDevice)
     };
 
     /// One flow (queue pair).
@@ -131,10 +134,40 @@ class PathMonitor : public Object
 
   private:
     void DoDispose() override;
-    void OnTx(uint32_t dev, Ptr<const Packet> p, uint8_t cls);
+    /**
+     * A data frame starts on a port (FabricTxObserver); \p tag is the port's
+     * link direction index, plus kHostPort for a host NIC port.
+     */
+    void OnTxBegin(uint32_t tag, const Packet& p, uint8_t cls, uint64_t queueBytes) override;
     void SampleBin();
     void AccountPause(uint32_t bin);
-    uint32_t Bin() const;
+    /// \return the bin of time \p now
+    uint32_t Bin(Time now) const;
+
+    /// \return the bin of time step \p ts (inline fast path of Bin)
+    uint32_t BinOfTimeStep(int64_t ts) const
+    {
+        if (ts < m_binStartTs || ts >= m_binEndTs)
+        {
+            MoveBin(ts);
+        }
+        return m_cachedBin;
+    }
+
+    /// Point the bin cache at the bin holding time step \p ts.
+    void MoveBin(int64_t ts) const;
+
+    /// One time bin of a link direction.
+    struct BinStats
+    {
+        uint64_t bytes{0};     //!< all frames
+        uint64_t dataBytes{0}; //!< data frames
+        uint64_t maxQueue{0};  //!< largest queue seen at a transmission
+        uint32_t flows{0};     //!< distinct flows
+    };
+
+    /// \return bin \p b of link direction \p dev (zeros past the last row)
+    const BinStats& GetBin(uint32_t dev, uint32_t b) const;
     std::string DeviceName(uint32_t dev) const;
 
     struct Device
@@ -144,21 +177,14 @@ class PathMonitor : public Object
         uint32_t node{0}; //!< host or switch index
         uint32_t port{0};
 
-        /// One time bin of a link direction (one cache line per frame).
-        struct BinStats
-        {
-            uint64_t bytes{0};     //!< all frames
-            uint64_t dataBytes{0}; //!< data frames
-            uint64_t maxQueue{0};  //!< largest queue seen at a transmission
-            uint32_t flows{0};     //!< distinct flows
-        };
-
-        std::vector<BinStats> bins;
         std::vector<int64_t> pausePs;
         int64_t pausedSoFarPs{0};
     };
 
-    /// Routes one port's TxBegin trace to OnTx with the port's index.
+    /**
+     * Routes one port's TxBegin trace to OnTxBegin with the port's index;
+     * only for a port that already has another FabricTxObserver.
+     */
     struct Tap
     {
         PathMonitor* monitor;
@@ -166,7 +192,11 @@ class PathMonitor : public Object
 
         void OnTx(Ptr<const Packet> p, uint8_t cls)
         {
-            monitor->OnTx(index, p, cls);
+            const Device& d = monitor->m_devices[index];
+            monitor->OnTxBegin(index | (d.host ? kHostPort : 0),
+                               *p,
+                               cls,
+                               d.dev->GetTotalQueueBytes());
         }
     };
 
@@ -174,24 +204,40 @@ class PathMonitor : public Object
     uint64_t m_elephant;
     std::vector<std::unique_ptr<Tap>> m_taps;
     Ptr<FabricTopology> m_topo;
+    /// The running simulator: its Now() per frame, without Simulator::Now's lookup of it.
+    Ptr<SimulatorImpl> m_sim;
     std::vector<Device> m_devices;
     std::vector<Flow> m_flows;
     std::unordered_map<uint64_t, uint32_t> m_flowIndex; //!< 5-tuple key -> flow
     EventId m_binEvent;
     uint32_t m_bins{0};
+    /**
+     * Per-link bins, bin-major: row b holds bin b of every link direction,
+     * so the frames of one bin, on any port, touch one small row that stays
+     * in cache. Rows are added as time reaches them.
+     */
+    std::vector<BinStats> m_binStats;
+    uint32_t m_binRows{0};
+    uint32_t m_nDevices{0}; //!< m_devices.size(), the length of a bin row
 
-    /// Packet uid -> flow (kNotData for ACK/CNP/PFC), so frames parse once.
+    /**
+     * Packet uid -> flow (kNotData for ACK/CNP/PFC), so frames parse once.
+     * Slot uid % kUidSlots holds the uid's next 32 bits as a tag (uids 2^48
+     * apart would alias; no simulation makes that many packets).
+     */
     struct UidSlot
     {
-        uint64_t uid{UINT64_MAX};
+        uint32_t tag{UINT32_MAX};
         uint32_t flow{0};
     };
 
-    static constexpr uint32_t kUidSlots = 1u << 16;
+    static constexpr uint32_t kUidBits = 16;
+    static constexpr uint32_t kUidSlots = 1u << kUidBits;
     static constexpr uint32_t kNotData = UINT32_MAX;
+    static constexpr uint32_t kHostPort = 1u << 31; //!< in an observer tag: a host NIC port
     std::vector<UidSlot> m_uidSlots = std::vector<UidSlot>(kUidSlots);
-    mutable int64_t m_binPs{1};       //!< bin width in ps (cache)
-    mutable int64_t m_binStartPs{-1}; //!< start of the cached bin
+    mutable int64_t m_binStartTs{-1}; //!< start of the cached bin, in time steps
+    mutable int64_t m_binEndTs{-1};   //!< its end (exclusive), in time steps
     mutable uint32_t m_cachedBin{0};
 };
 
