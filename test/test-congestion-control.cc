@@ -382,11 +382,7 @@ RunIncast(const std::string& cc,
     }
     // Fixed random streams for RED marking, whatever ran before in this
     // process.
-    int64_t stream = 1000;
-    for (uint32_t s = 0; s < topo->GetNSwitches(); ++s)
-    {
-        stream += topo->GetSwitch(s)->AssignStreams(stream);
-    }
+    topo->AssignStreams(1000);
     std::vector<Ptr<RdmaQueuePair>> qps;
     for (uint32_t i = n; i < 2 * n; ++i)
     {

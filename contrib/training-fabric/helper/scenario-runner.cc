@@ -379,10 +379,7 @@ ScenarioRunner::Build()
     {
         throw ScenarioError(file + ": routing.pins: " + e.what());
     }
-    for (uint32_t s = 0; s < m_topo->GetNSwitches(); ++s)
-    {
-        m_topo->GetSwitch(s)->AssignStreams(static_cast<int64_t>(s));
-    }
+    m_topo->AssignStreams(0);
 
     if (m_cfg.workload.type == "collective")
     {

@@ -289,6 +289,17 @@ FabricTopology::GetNSwitches() const
     return static_cast<uint32_t>(m_switches.size());
 }
 
+int64_t
+FabricTopology::AssignStreams(int64_t stream)
+{
+    int64_t used = 0;
+    for (uint32_t s = 0; s < GetNSwitches(); ++s)
+    {
+        used += GetSwitch(s)->AssignStreams(stream + used);
+    }
+    return used;
+}
+
 uint32_t
 FabricTopology::GetNLinks() const
 {

@@ -113,6 +113,14 @@ class FabricTopology : public Object
 
     uint32_t GetNHosts() const;
     uint32_t GetNSwitches() const;
+    /**
+     * Fix the random streams of every random variable in the fabric (the
+     * switches' RED/ECN draws), in switch order from \p stream, so that a run
+     * does not depend on what the process simulated before.
+     * \param stream the first stream index
+     * \return the number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
     uint32_t GetNLinks() const;
     Ptr<Node> GetHostNode(uint32_t host) const;
     Ptr<RdmaNic> GetNic(uint32_t host) const;

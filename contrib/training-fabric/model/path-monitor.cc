@@ -64,6 +64,9 @@ PathMonitor::GetTypeId()
     return tid;
 }
 
+uint32_t PathMonitor::s_sampling = 0;
+uint64_t PathMonitor::s_samplesRun = 0;
+
 PathMonitor::PathMonitor() = default;
 PathMonitor::~PathMonitor() = default;
 
@@ -71,6 +74,11 @@ void
 PathMonitor::DoDispose()
 {
     m_binEvent.Cancel();
+    if (m_sampling)
+    {
+        m_sampling = false;
+        s_sampling--;
+    }
     for (auto& d : m_devices)
     {
         if (d.dev->GetTxObserver() == this)
@@ -119,6 +127,13 @@ PathMonitor::Install(Ptr<FabricTopology> topo)
     }
     m_nDevices = static_cast<uint32_t>(m_devices.size());
     m_binEvent = Simulator::Schedule(m_bin, &PathMonitor::SampleBin, this);
+    if (!m_sampling)
+    {
+        m_sampling = true;
+        s_sampling++;
+    }
+    m_lastEventCount = Simulator::GetEventCount();
+    m_lastSamplesRun = s_samplesRun;
 }
 
 uint32_t
@@ -150,6 +165,15 @@ PathMonitor::OnTxBegin(uint32_t tag, const Packet& p, uint8_t cls, uint64_t queu
     {
         m_binRows = bin + 1;
         m_binStats.resize(static_cast<std::size_t>(m_binRows) * m_nDevices);
+        if (m_idle)
+        {
+            // Traffic again after an idle stop: sample from the next bin edge.
+            m_idle = false;
+            m_lastEventCount = Simulator::GetEventCount();
+            m_lastSamplesRun = s_samplesRun;
+            m_binEvent =
+                Simulator::Schedule(TimeStep(m_binEndTs) - now, &PathMonitor::SampleBin, this);
+        }
     }
     BinStats& bs = m_binStats[static_cast<std::size_t>(bin) * m_nDevices + index];
     const uint32_t size = p.GetSize();
@@ -254,11 +278,22 @@ PathMonitor::SampleBin()
     AccountPause(bin);
     m_bins = std::max(m_bins, bin + 1);
     // Keep sampling while the simulation has work; the monitor alone must
-    // not keep it running.
-    if (!Simulator::IsFinished())
+    // not keep it running, nor several monitors each other.
+    s_samplesRun++;
+    const uint64_t events = Simulator::GetEventCount() - m_lastEventCount;
+    const uint64_t samples = s_samplesRun - m_lastSamplesRun;
+    m_lastEventCount = Simulator::GetEventCount();
+    m_lastSamplesRun = s_samplesRun;
+    if (Simulator::IsFinished())
     {
-        m_binEvent = Simulator::Schedule(m_bin, &PathMonitor::SampleBin, this);
+        return;
     }
+    if (s_sampling > 1 && events <= samples)
+    {
+        m_idle = true;
+        return;
+    }
+    m_binEvent = Simulator::Schedule(m_bin, &PathMonitor::SampleBin, this);
 }
 
 void
@@ -286,6 +321,12 @@ void
 PathMonitor::Finish()
 {
     m_binEvent.Cancel();
+    m_idle = false;
+    if (m_sampling)
+    {
+        m_sampling = false;
+        s_sampling--;
+    }
     const uint32_t bin = Bin(Simulator::Now());
     AccountPause(bin);
     m_bins = std::max(m_bins, m_binRows);

@@ -212,6 +212,18 @@ class PathMonitor : public Object, private FabricTxObserver
     EventId m_binEvent;
     uint32_t m_bins{0};
     /**
+     * Sampling with several monitors: each one's pending sample keeps the
+     * others' Simulator::IsFinished() false, so a monitor also stops when
+     * only monitor samples ran since its previous one, and re-arms when a
+     * frame opens a new bin row. (One monitor relies on IsFinished alone.)
+     */
+    static uint32_t s_sampling;   //!< monitors installed and not finished
+    static uint64_t s_samplesRun; //!< SampleBin calls, all monitors
+    uint64_t m_lastEventCount{0}; //!< Simulator::GetEventCount at the last sample
+    uint64_t m_lastSamplesRun{0}; //!< s_samplesRun at the last sample
+    bool m_sampling{false};       //!< counted in s_sampling
+    bool m_idle{false};           //!< sampling stopped while the simulation idled
+    /**
      * Per-link bins, bin-major: row b holds bin b of every link direction,
      * so the frames of one bin, on any port, touch one small row that stays
      * in cache. Rows are added as time reaches them.
