@@ -7,6 +7,7 @@
 #include "pfc-header.h"
 #include "roce-header.h"
 
+#include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/ethernet-header.h"
@@ -33,11 +34,12 @@ FabricNetDevice::GetTypeId()
             .SetParent<NetDevice>()
             .SetGroupName("TrainingFabric")
             .AddConstructor<FabricNetDevice>()
-            .AddAttribute("DataRate",
-                          "Line rate of the port. Default 100 Gbps (100GBASE-R).",
-                          DataRateValue(DataRate("100Gbps")),
-                          MakeDataRateAccessor(&FabricNetDevice::m_rate),
-                          MakeDataRateChecker())
+            .AddAttribute(
+                "DataRate",
+                "Line rate of the port. Default 100 Gbps (100GBASE-R).",
+                DataRateValue(DataRate("100Gbps")),
+                MakeDataRateAccessor(&FabricNetDevice::SetDataRate, &FabricNetDevice::GetDataRate),
+                MakeDataRateChecker())
             .AddAttribute("Mtu",
                           "Largest frame the port carries, in bytes (Ethernet header to ICRC). "
                           "Default 4200: a 4096 B RoCE payload plus 58 B of headers, rounded up.",
@@ -205,8 +207,13 @@ FabricNetDevice::GetTxTime(uint32_t frameBytes) const
 {
     // Line bits = 8 x (frame + FCS + preamble/SFD + IFG); integer picoseconds,
     // exact to below 1 ps per frame (128-bit intermediate).
+    if (m_psPerByte)
+    {
+        // The rate divides 8e12: a byte takes a whole number of picoseconds.
+        return PicoSeconds(static_cast<int64_t>(roce::WireBytes(frameBytes) * m_psPerByte));
+    }
     unsigned __int128 bits = static_cast<unsigned __int128>(roce::WireBytes(frameBytes)) * 8;
-    uint64_t ps = static_cast<uint64_t>(bits * 1000000000000ULL / m_rate.GetBitRate());
+    uint64_t ps = static_cast<uint64_t>(bits * 1000000000000ULL / m_bps);
     return PicoSeconds(ps);
 }
 
@@ -538,10 +545,22 @@ FabricNetDevice::GetDataRate() const
     return m_rate;
 }
 
+void
+FabricNetDevice::SetDataRate(DataRate rate)
+{
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "FabricNetDevice: DataRate must be positive");
+    m_rate = rate;
+    m_bps = rate.GetBitRate();
+    // Picoseconds per byte when whole (100, 200, 400, 800 Gb/s and most
+    // others), so the line time of a frame is one multiplication.
+    constexpr uint64_t kBitPs = 8000000000000ULL; // 8 bits x 1e12 ps/s
+    m_psPerByte = kBitPs % m_bps == 0 ? kBitPs / m_bps : 0;
+}
+
 uint64_t
 FabricNetDevice::GetBitRate() const
 {
-    return m_rate.GetBitRate();
+    return m_bps;
 }
 
 void

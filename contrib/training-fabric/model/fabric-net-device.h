@@ -155,6 +155,8 @@ class FabricNetDevice : public NetDevice
     bool IsBusy() const;
     /// \return line rate
     DataRate GetDataRate() const;
+    /// Set the line rate (attribute "DataRate"); must be positive.
+    void SetDataRate(DataRate rate);
     /// \return the bit rate (cached, for hot paths)
     uint64_t GetBitRate() const;
     /// \return serialization time of a frame of \p frameBytes (L1 overhead added)
@@ -237,6 +239,8 @@ class FabricNetDevice : public NetDevice
     uint32_t m_portIndex{0};
     uint16_t m_mtu{4200};
     DataRate m_rate;
+    uint64_t m_bps{0};       //!< m_rate in bit/s, read per frame
+    uint64_t m_psPerByte{0}; //!< ps per byte when whole, else 0
     SchedulerType m_scheduler{STRICT_PRIORITY};
     std::array<uint32_t, kNumClasses> m_weights;
     bool m_honourPfc{true};
