@@ -92,68 +92,6 @@ class RawBytesHeader : public Header
 
 NS_OBJECT_ENSURE_REGISTERED(RawBytesHeader);
 
-/**
- * Zero bytes after the ICRC that bring a short frame to the Ethernet minimum.
- * (Packet::AddPaddingAtEnd leaves whatever a recycled buffer held there.)
- */
-class ZeroPadTrailer : public Trailer
-{
-  public:
-    ZeroPadTrailer()
-    {
-    }
-
-    /// \param size bytes of padding
-    explicit ZeroPadTrailer(uint32_t size)
-        : m_size(size)
-    {
-    }
-
-    /**
-     * \brief Get the type ID.
-     * \return the object TypeId
-     */
-    static TypeId GetTypeId()
-    {
-        static TypeId tid = TypeId("ns3::RoceZeroPadTrailer")
-                                .SetParent<Trailer>()
-                                .SetGroupName("TrainingFabric")
-                                .AddConstructor<ZeroPadTrailer>();
-        return tid;
-    }
-
-    TypeId GetInstanceTypeId() const override
-    {
-        return GetTypeId();
-    }
-
-    void Print(std::ostream& os) const override
-    {
-        os << "Ethernet padding";
-    }
-
-    uint32_t GetSerializedSize() const override
-    {
-        return m_size;
-    }
-
-    void Serialize(Buffer::Iterator end) const override
-    {
-        end.Prev(m_size);
-        end.WriteU8(0, m_size);
-    }
-
-    uint32_t Deserialize(Buffer::Iterator end) override
-    {
-        return 0; // its size is not in the bytes
-    }
-
-  private:
-    uint32_t m_size{0}; //!< bytes of padding
-};
-
-NS_OBJECT_ENSURE_REGISTERED(ZeroPadTrailer);
-
 inline void
 Put16(uint8_t* p, uint16_t v)
 {
@@ -911,15 +849,15 @@ RoceFrameBuilder::BuildFrame(uint8_t opcode,
     b[kBth + 8] = ackReq ? 0x80 : 0;
     Put24(b + kBth + 9, psn & 0xffffff);
 
-    Ptr<Packet> p = Create<Packet>(payloadBytes); // zero-filled area, no memset
-    p->AddHeader(RawBytesHeader(b, headerBytes));
-    p->AddTrailer(IcrcTrailer());
-    // Ethernet pads short frames after the MAC client data (the ICRC here).
+    // Everything after the headers is zero bytes: the payload, the ICRC
+    // (carried, not computed: an IcrcTrailer of value 0 writes the same four
+    // zeros) and the Ethernet padding of short frames, which follows the MAC
+    // client data. One zero area holds them: no allocation, no memset, and
+    // (unlike AddPaddingAtEnd) really zero.
     const uint32_t size = headerBytes + payloadBytes + roce::kIcrcBytes;
-    if (size < roce::kMinFrameBytes)
-    {
-        p->AddTrailer(ZeroPadTrailer(roce::kMinFrameBytes - size));
-    }
+    const uint32_t pad = size < roce::kMinFrameBytes ? roce::kMinFrameBytes - size : 0;
+    Ptr<Packet> p = Create<Packet>(payloadBytes + roce::kIcrcBytes + pad);
+    p->AddHeader(RawBytesHeader(b, headerBytes));
     return p;
 }
 
