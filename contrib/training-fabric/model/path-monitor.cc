@@ -73,12 +73,7 @@ PathMonitor::~PathMonitor() = default;
 void
 PathMonitor::DoDispose()
 {
-    m_binEvent.Cancel();
-    if (m_sampling)
-    {
-        m_sampling = false;
-        s_sampling--;
-    }
+    StopSampling();
     for (auto& d : m_devices)
     {
         if (d.dev->GetTxObserver() == this)
@@ -126,14 +121,12 @@ PathMonitor::Install(Ptr<FabricTopology> topo)
         }
     }
     m_nDevices = static_cast<uint32_t>(m_devices.size());
-    m_binEvent = Simulator::Schedule(m_bin, &PathMonitor::SampleBin, this);
     if (!m_sampling)
     {
         m_sampling = true;
         s_sampling++;
     }
-    m_lastEventCount = Simulator::GetEventCount();
-    m_lastSamplesRun = s_samplesRun;
+    ScheduleSample(m_bin);
 }
 
 uint32_t
@@ -169,10 +162,7 @@ PathMonitor::OnTxBegin(uint32_t tag, const Packet& p, uint8_t cls, uint64_t queu
         {
             // Traffic again after an idle stop: sample from the next bin edge.
             m_idle = false;
-            m_lastEventCount = Simulator::GetEventCount();
-            m_lastSamplesRun = s_samplesRun;
-            m_binEvent =
-                Simulator::Schedule(TimeStep(m_binEndTs) - now, &PathMonitor::SampleBin, this);
+            ScheduleSample(TimeStep(m_binEndTs) - now);
         }
     }
     BinStats& bs = m_binStats[static_cast<std::size_t>(bin) * m_nDevices + index];
@@ -282,8 +272,6 @@ PathMonitor::SampleBin()
     s_samplesRun++;
     const uint64_t events = Simulator::GetEventCount() - m_lastEventCount;
     const uint64_t samples = s_samplesRun - m_lastSamplesRun;
-    m_lastEventCount = Simulator::GetEventCount();
-    m_lastSamplesRun = s_samplesRun;
     if (Simulator::IsFinished())
     {
         return;
@@ -293,7 +281,28 @@ PathMonitor::SampleBin()
         m_idle = true;
         return;
     }
-    m_binEvent = Simulator::Schedule(m_bin, &PathMonitor::SampleBin, this);
+    ScheduleSample(m_bin);
+}
+
+void
+PathMonitor::ScheduleSample(Time delay)
+{
+    // The counts the next sample compares against.
+    m_lastEventCount = Simulator::GetEventCount();
+    m_lastSamplesRun = s_samplesRun;
+    m_binEvent = Simulator::Schedule(delay, &PathMonitor::SampleBin, this);
+}
+
+void
+PathMonitor::StopSampling()
+{
+    m_binEvent.Cancel();
+    m_idle = false;
+    if (m_sampling)
+    {
+        m_sampling = false;
+        s_sampling--;
+    }
 }
 
 void
@@ -320,13 +329,7 @@ PathMonitor::AccountPause(uint32_t bin)
 void
 PathMonitor::Finish()
 {
-    m_binEvent.Cancel();
-    m_idle = false;
-    if (m_sampling)
-    {
-        m_sampling = false;
-        s_sampling--;
-    }
+    StopSampling();
     const uint32_t bin = Bin(Simulator::Now());
     AccountPause(bin);
     m_bins = std::max(m_bins, m_binRows);

@@ -140,6 +140,10 @@ class PathMonitor : public Object, private FabricTxObserver
      */
     void OnTxBegin(uint32_t tag, const Packet& p, uint8_t cls, uint64_t queueBytes) override;
     void SampleBin();
+    /// Schedule the next SampleBin after \p delay, from the current counts.
+    void ScheduleSample(Time delay);
+    /// Cancel sampling and leave the count of sampling monitors.
+    void StopSampling();
     void AccountPause(uint32_t bin);
     /// \return the bin of time \p now
     uint32_t Bin(Time now) const;
