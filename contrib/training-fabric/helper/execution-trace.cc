@@ -4,6 +4,7 @@
 #include "execution-trace.h"
 
 #include "et_def.pb.h"
+#include "input-file.h"
 #include "scenario-config.h"
 
 #include <algorithm>
@@ -479,14 +480,9 @@ ParseChakra(const std::string& raw, const std::string& source, uint32_t rank)
 TraceGraph
 ReadChakraFile(const std::string& path, uint32_t rank)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-    {
-        Fail(path, "cannot open the trace file");
-    }
-    std::ostringstream s;
-    s << in.rdbuf();
-    return ParseChakra(s.str(), path, rank);
+    return ParseChakra(ReadInputFile<TraceError>(path, "trace file", InputLimits::kChakraBytes),
+                       path,
+                       rank);
 }
 
 std::string
@@ -575,8 +571,7 @@ ReadChakraPrefix(const std::string& prefix)
     for (uint32_t r = 0;; ++r)
     {
         const std::string path = prefix + "." + std::to_string(r) + ".et";
-        std::ifstream probe(path, std::ios::binary);
-        if (!probe)
+        if (!InputFileExists(path))
         {
             break;
         }
@@ -592,12 +587,18 @@ ReadChakraPrefix(const std::string& prefix)
 CommGroups
 ReadCommGroups(const std::string& path, uint32_t ranks)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-    {
-        Fail(path, "cannot open the comm-group file");
-    }
-    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    nlohmann::json j = nlohmann::json::parse(
+        ReadInputFile<TraceError>(path, "comm-group file", InputLimits::kCommGroupBytes),
+        [&path](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+            if (depth >= InputLimits::kJsonDepth)
+            {
+                Fail(path,
+                     "JSON nested deeper than " + std::to_string(InputLimits::kJsonDepth) +
+                         " levels");
+            }
+            return true;
+        },
+        false);
     if (j.is_discarded() || !j.is_object())
     {
         Fail(path, "expected a JSON object {\"<pg_name>\": [ranks...]}");

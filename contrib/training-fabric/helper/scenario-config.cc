@@ -4,14 +4,13 @@
 #include "scenario-config.h"
 
 #include "collective-plan.h"
+#include "input-file.h"
 #include "topology-file-helper.h"
 
 #include "ns3/fabric-topology.h"
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <set>
@@ -946,14 +945,9 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
             }
             else
             {
-                std::ifstream in(t.path, std::ios::binary);
-                if (!in)
-                {
-                    throw TraceError(t.path + ": cannot open the text trace");
-                }
-                std::ostringstream text;
-                text << in.rdbuf();
-                t.graphs = ParseTextTrace(text.str(), t.path);
+                t.graphs = ParseTextTrace(
+                    ReadInputFile<TraceError>(t.path, "text trace", InputLimits::kTextTraceBytes),
+                    t.path);
             }
             if (!t.commGroups.empty())
             {
@@ -1054,8 +1048,9 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
 
 /**
  * Parser callback that rejects an object key given twice in one object
- * (nlohmann::json would silently keep the last one). It follows the parse
- * to name the object: "topology.leaves", "workload.flows[2].src".
+ * (nlohmann::json would silently keep the last one) and nesting deeper than
+ * InputLimits::kJsonDepth. It follows the parse to name the object:
+ * "topology.leaves", "workload.flows[2].src".
  */
 class DuplicateKeyCheck
 {
@@ -1066,15 +1061,21 @@ class DuplicateKeyCheck
     {
     }
 
-    bool operator()(int /* depth */, json::parse_event_t event, json& parsed)
+    bool operator()(int depth, json::parse_event_t event, json& parsed)
     {
         switch (event)
         {
         case json::parse_event_t::object_start:
-            m_stack.push_back(Frame{false, 0, {}, {}});
-            break;
         case json::parse_event_t::array_start:
-            m_stack.push_back(Frame{true, 0, {}, {}});
+            // Bounded here, while parsing: everything after (error messages
+            // included) walks the document recursively.
+            if (depth >= InputLimits::kJsonDepth)
+            {
+                throw Error(m_file + ": " + Path(2) + ": nested deeper than " +
+                            std::to_string(InputLimits::kJsonDepth) +
+                            " levels of arrays and objects");
+            }
+            m_stack.push_back(Frame{event == json::parse_event_t::array_start, 0, {}, {}});
             break;
         case json::parse_event_t::key: {
             Frame& f = m_stack.back();
@@ -1114,11 +1115,17 @@ class DuplicateKeyCheck
         }
     }
 
-    std::string Path() const
+    /// The key being read, e.g. "workload.flows[2].src"; at most \p levels levels, then "...".
+    std::string Path(std::size_t levels = SIZE_MAX) const
     {
         std::string p = m_base;
-        for (const Frame& f : m_stack)
+        for (std::size_t i = 0; i < m_stack.size(); ++i)
         {
+            if (i == levels)
+            {
+                return p + "...";
+            }
+            const Frame& f = m_stack[i];
             if (f.array)
             {
                 p += "[" + std::to_string(f.index) + "]";
@@ -1863,19 +1870,10 @@ ParseScenarioText(const std::string& jsonText,
 ScenarioConfig
 LoadScenarioFile(const std::string& path, const std::vector<std::string>& sets)
 {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec))
-    {
-        throw Error(path + ": cannot open the scenario file (it is a directory)");
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-    {
-        throw Error(path + ": cannot open the scenario file");
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return ParseScenarioText(text.str(), sets, path);
+    return ParseScenarioText(
+        ReadInputFile<ScenarioError>(path, "scenario file", InputLimits::kScenarioBytes),
+        sets,
+        path);
 }
 
 std::string

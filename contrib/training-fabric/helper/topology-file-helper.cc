@@ -3,12 +3,12 @@
  */
 #include "topology-file-helper.h"
 
+#include "input-file.h"
 #include "scenario-config.h"
 
 #include "ns3/fabric-switch.h"
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -38,14 +38,7 @@ struct FileTopology
 std::string
 ReadAll(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-    {
-        throw std::invalid_argument(path + ": cannot open the topology file");
-    }
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    return ReadInputFile<std::invalid_argument>(path, "topology file", InputLimits::kTopologyBytes);
 }
 
 /// Lines with their numbers, comments and blank lines dropped.

@@ -24,11 +24,11 @@
  * (See GenerateTrace in ns3/execution-trace.h.)
  */
 #include "ns3/execution-trace.h"
+#include "ns3/input-file.h"
 #include "ns3/scenario-config.h"
 
 #include <fstream>
 #include <iostream>
-#include <sstream>
 
 using namespace ns3;
 
@@ -107,14 +107,9 @@ main(int argc, char** argv)
         std::vector<TraceGraph> graphs;
         if (mode == "convert")
         {
-            std::ifstream in(text);
-            if (!in)
-            {
-                throw TraceError(text + ": cannot open the text trace");
-            }
-            std::ostringstream s;
-            s << in.rdbuf();
-            graphs = ParseTextTrace(s.str(), text);
+            graphs = ParseTextTrace(
+                ReadInputFile<TraceError>(text, "text trace", InputLimits::kTextTraceBytes),
+                text);
         }
         else if (mode == "dp" || mode == "moe" || mode == "pipeline" || mode == "gossip")
         {
