@@ -7,8 +7,11 @@
  * repository root (ctest's working directory), in well under a second.
  */
 #include "ns3/execution-trace.h"
+#include "ns3/fabric-topology.h"
 #include "ns3/input-file.h"
+#include "ns3/leaf-spine-helper.h"
 #include "ns3/scenario-config.h"
+#include "ns3/simulator.h"
 #include "ns3/topology-file-helper.h"
 
 #include <chrono>
@@ -198,4 +201,77 @@ TEST(JsonDepth, AHundredThousandLevelsAreAnErrorNotAStackOverflow)
     {
         EXPECT_EQ(std::string(e.what()), groups + ": JSON nested deeper than 64 levels");
     }
+}
+
+TEST(SilentWrongResults, IdealFctIsExactForHugeMessagesAndNeverWraps)
+{
+    // Hosts 0 and 1 share a leaf: two 100 Gb/s links with 1 us cables. A
+    // full frame is 4096 + 58 = 4154 B, 4178 line bytes: s = 4178 x 8 / 1e11
+    // s = 334,240 ps. With n full frames the last leaves link 1 at n s, link
+    // 2 at (n + 1) s + d, and arrives d later: FCT = (n + 1) s + 2 d.
+    LeafSpineHelper ls;
+    ls.SetShape(2, 2, 2);
+    ls.SetHostLink(DataRate("100Gbps"), MicroSeconds(1));
+    ls.SetFabricLink(DataRate("100Gbps"), MicroSeconds(1));
+    Ptr<FabricTopology> topo = ls.Install();
+    const int64_t s = 334240;
+    const int64_t d = 1000000;
+    // 10^15 B (the scenario maximum) = 244,140,625,000 frames of 4096 B.
+    EXPECT_EQ(topo->GetIdealFct(0, 1, 1000000000000000ULL, 4096),
+              PicoSeconds((244140625000LL + 1) * s + 2 * d));
+    // 2^40 B = 2^28 frames.
+    EXPECT_EQ(topo->GetIdealFct(0, 1, 1ULL << 40, 4096),
+              PicoSeconds(((1LL << 28) + 1) * s + 2 * d));
+    // 2^64 - 1 B: 2^52 frames take 1.5 x 10^21 ps, beyond the clock (it used
+    // to wrap to a few microseconds).
+    EXPECT_EQ(topo->GetIdealFct(0, 1, UINT64_MAX, 4096), Time::Max());
+    Simulator::Destroy();
+}
+
+TEST(SilentWrongResults, ValuesThatUsedToPassAreErrorsNamingTheKey)
+{
+    const std::string prefix = std::string(kIncastFile) + ": ";
+    // fat-tree k: 0 used to build the default k = 4 tree.
+    EXPECT_EQ(LoadError({"topology={\"type\": \"fat-tree\", \"k\": 0}"}),
+              prefix + "topology.k: expected an even number of at least 2, got 0");
+    // A flow starting at stop would never start (stop is 100 ms).
+    EXPECT_EQ(LoadError({"workload.start=\"100ms\""}),
+              prefix + "workload.start: the flow would start at or after stop (100ms): "
+                       "expected an earlier start or a later stop, got \"100ms\"");
+    EXPECT_EQ(LoadError({"workload.start=\"99999999999ps\""}), "");
+    // Messages: 10^15 B is the largest (and 2^64 - 1 used to wrap to 0 packets).
+    EXPECT_EQ(LoadError({"workload.bytes=1000000000000000"}), "");
+    EXPECT_EQ(LoadError({"workload.bytes=1000000000000001"}),
+              prefix + "workload.bytes: expected at most 1000000000000000 bytes, got "
+                       "1000000000000001");
+    EXPECT_EQ(LoadError({"workload.bytes=18446744073709551615"}),
+              prefix + "workload.bytes: expected at most 1000000000000000 bytes, got "
+                       "18446744073709551615");
+    // Times: 10^6 s is the largest, and the error says so.
+    EXPECT_EQ(LoadError({"stop=\"1000000s\""}), "");
+    EXPECT_EQ(LoadError({"stop=\"1000000.000000000001s\""}),
+              prefix + "stop: expected a time of at most 1000000s (11.6 days: sums of times "
+                       "must stay inside the simulator's 2^63 ps clock), got "
+                       "\"1000000.000000000001s\"");
+}
+
+TEST(SilentWrongResults, NamesAreUtf8AndShortEnoughForAFileName)
+{
+    const std::string prefix = std::string(kIncastFile) + ": ";
+    EXPECT_EQ(LoadError({"name=r\xc3\xa9seau-\xe2\x82\xac"}), ""); // "réseau-€"
+    EXPECT_EQ(LoadError({"name=r\xff"}),
+              prefix + "name: expected valid UTF-8 text, got \"r\\ufffd\"");
+    EXPECT_EQ(LoadError({"name=" + std::string(200, 'n')}), "");
+    EXPECT_EQ(LoadError({"name=" + std::string(201, 'n')}),
+              prefix + "name: expected at most 200 bytes (it becomes part of file names), got "
+                       "201");
+    // RFC 3629's table: 1-4 byte forms; overlong forms, surrogates, values
+    // above U+10FFFF and truncated sequences are not UTF-8.
+    EXPECT_TRUE(IsValidUtf8("a\xc2\x80\xe2\x82\xac\xf0\x9f\x98\x80\xf4\x8f\xbf\xbf"));
+    EXPECT_FALSE(IsValidUtf8("\xc0\xaf"));         // overlong '/'
+    EXPECT_FALSE(IsValidUtf8("\xe0\x80\xaf"));     // overlong '/'
+    EXPECT_FALSE(IsValidUtf8("\xed\xa0\x80"));     // U+D800, a surrogate
+    EXPECT_FALSE(IsValidUtf8("\xf4\x90\x80\x80")); // U+110000
+    EXPECT_FALSE(IsValidUtf8("\xe2\x82"));         // truncated
+    EXPECT_FALSE(IsValidUtf8("\x80"));             // a lone continuation byte
 }

@@ -709,9 +709,13 @@ TEST(ScenarioConfigErrors, Files)
 
 TEST(ScenarioConfigErrors, InvalidUtf8NeitherCrashesNorBreaksTheLine)
 {
-    // A --set value that is not JSON becomes a string as given, bytes and all.
-    ScenarioConfig c = Incast({"name=r\xff\xfe"});
-    EXPECT_EQ(c.name, "r\xff\xfe");
+    // A --set value that is not JSON becomes a string as given, bytes and
+    // all; a name must be text (it goes into summary.json and file names).
+    const std::string name = IncastError({"name=r\xff\xfe"});
+    EXPECT_NE(name.find("name: expected valid UTF-8 text"), std::string::npos) << name;
+    EXPECT_EQ(name.find('\n'), std::string::npos) << name;
+    ScenarioConfig c = Incast();
+    c.name = "r\xff\xfe"; // as a program may set it
     EXPECT_NO_THROW(ScenarioToJson(c));
     const std::string msg = IncastError({"nic.cc=\xff"});
     EXPECT_NE(msg.find("nic.cc: expected one of"), std::string::npos) << msg;

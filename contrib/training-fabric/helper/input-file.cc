@@ -116,4 +116,60 @@ InputFileExists(const std::string& path)
     return stat(path.c_str(), &st) == 0;
 }
 
+bool
+IsValidUtf8(const std::string& text)
+{
+    // RFC 3629, section 4: the byte ranges of each well-formed sequence.
+    const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+    const auto* end = p + text.size();
+    auto in = [](unsigned char c, unsigned char lo, unsigned char hi) {
+        return c >= lo && c <= hi;
+    };
+    while (p < end)
+    {
+        const unsigned char c = *p;
+        std::size_t n;
+        unsigned char lo = 0x80;
+        unsigned char hi = 0xBF;
+        if (c < 0x80)
+        {
+            ++p;
+            continue;
+        }
+        else if (in(c, 0xC2, 0xDF))
+        {
+            n = 1;
+        }
+        else if (in(c, 0xE0, 0xEF))
+        {
+            n = 2;
+            lo = c == 0xE0 ? 0xA0 : 0x80; // no overlong forms
+            hi = c == 0xED ? 0x9F : 0xBF; // no surrogates
+        }
+        else if (in(c, 0xF0, 0xF4))
+        {
+            n = 3;
+            lo = c == 0xF0 ? 0x90 : 0x80; // no overlong forms
+            hi = c == 0xF4 ? 0x8F : 0xBF; // nothing above U+10FFFF
+        }
+        else
+        {
+            return false;
+        }
+        if (static_cast<std::size_t>(end - p) <= n || !in(p[1], lo, hi))
+        {
+            return false;
+        }
+        for (std::size_t k = 2; k <= n; ++k)
+        {
+            if (!in(p[k], 0x80, 0xBF))
+            {
+                return false;
+            }
+        }
+        p += n + 1;
+    }
+    return true;
+}
+
 } // namespace ns3

@@ -72,6 +72,10 @@ ReadInputFile(const std::string& path, const std::string& what, uint64_t maxByte
 /// True if something exists at \p path (a file, a directory, ...), found without opening it.
 bool InputFileExists(const std::string& path);
 
+/// True if \p text is well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or values
+/// above U+10FFFF).
+bool IsValidUtf8(const std::string& text);
+
 } // namespace ns3
 
 #endif /* INPUT_FILE_H */

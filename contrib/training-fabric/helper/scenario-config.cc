@@ -134,6 +134,52 @@ Scale(const Decimal& d, uint64_t multiplier, bool round, uint64_t& out)
     return ScaleResult::OK;
 }
 
+/**
+ * A value too large for its kind (ParseByteSize, ParseTime): Section reports
+ * it with the maximum, where other parse failures get the expected form.
+ */
+class TooLarge : public ScenarioError
+{
+  public:
+    using ScenarioError::ScenarioError;
+};
+
+using ScenarioLimits::kMaxTimeText;
+constexpr uint64_t kMaxTimePs = ScenarioLimits::kMaxTimeSeconds * 1000000000000ULL;
+constexpr uint64_t kMaxMessageBytes = ScenarioLimits::kMaxMessageBytes;
+constexpr std::size_t kMaxNameBytes = ScenarioLimits::kMaxNameBytes;
+
+/// \p v in the largest of \p units that divides it exactly ("100Gbps", "1us").
+std::string
+ExactText(uint64_t v, const std::vector<std::pair<uint64_t, const char*>>& units)
+{
+    for (const auto& u : units)
+    {
+        if (v % u.first == 0)
+        {
+            return std::to_string(v / u.first) + u.second;
+        }
+    }
+    return std::to_string(v) + units.back().second; // unreachable: the last unit is 1
+}
+
+/// A time as a scenario writes it, exactly: "0", "1us", "2500ps".
+std::string
+TimeText(const Time& t)
+{
+    const int64_t ps = t.GetPicoSeconds();
+    if (ps <= 0)
+    {
+        return "0"; // times are never negative here
+    }
+    return ExactText(static_cast<uint64_t>(ps),
+                     {{1000000000000ULL, "s"},
+                      {1000000000ULL, "ms"},
+                      {1000000ULL, "us"},
+                      {1000ULL, "ns"},
+                      {1, "ps"}});
+}
+
 /// \p msg with line breaks and other control characters escaped: errors are one line.
 std::string
 OneLine(const std::string& msg)
@@ -359,18 +405,22 @@ class Section
         return s;
     }
 
-    uint64_t Size(const std::string& k, uint64_t def, uint64_t min = 0)
+    uint64_t Size(const std::string& k, uint64_t def, uint64_t min = 0, uint64_t max = UINT64_MAX)
     {
         const json* v = Find(k);
         if (!v)
         {
             return def;
         }
-        return SizeOf(Key(k), *v, min);
+        return SizeOf(Key(k), *v, min, max);
     }
 
-    uint64_t SizeOf(const std::string& key, const json& v, uint64_t min) const
+    uint64_t SizeOf(const std::string& key,
+                    const json& v,
+                    uint64_t min,
+                    uint64_t max = UINT64_MAX) const
     {
+        const std::string most = "expected at most " + std::to_string(max) + " bytes";
         uint64_t x;
         if (v.is_number_integer() && (v.is_number_unsigned() || v.get<int64_t>() >= 0))
         {
@@ -381,6 +431,10 @@ class Section
             try
             {
                 x = ParseByteSize(v.get<std::string>());
+            }
+            catch (const TooLarge&)
+            {
+                Fail(key, most, v);
             }
             catch (const ScenarioError&)
             {
@@ -394,6 +448,10 @@ class Section
         if (x < min)
         {
             Fail(key, "expected at least " + std::to_string(min) + " bytes", v);
+        }
+        if (x > max)
+        {
+            Fail(key, most, v);
         }
         return x;
     }
@@ -432,6 +490,14 @@ class Section
         try
         {
             return ParseTime(v.get<std::string>());
+        }
+        catch (const TooLarge&)
+        {
+            Fail(key,
+                 "expected a time of at most " + std::string(kMaxTimeText) +
+                     " (11.6 days: sums of times must stay inside the simulator's 2^63 ps "
+                     "clock)",
+                 v);
         }
         catch (const ScenarioError&)
         {
@@ -584,8 +650,16 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
         {
             s.Fail(s.Key("bytes"), "expected the size of each flow's message", Nothing());
         }
-        f.bytes = s.Size("bytes", 0, 1);
+        f.bytes = s.Size("bytes", 0, 1, kMaxMessageBytes);
         f.start = s.TimeVal("start", Time(0));
+        if (f.start >= cfg.stop)
+        {
+            // It would never start: the run ends at stop.
+            s.Fail(s.Key("start"),
+                   "the flow would start at or after stop (" + TimeText(cfg.stop) +
+                       "): expected an earlier start or a later stop",
+                   *s.Find("start"));
+        }
         f.priority = static_cast<uint8_t>(s.UInt("priority", 3, 0, 7));
     };
     if (wl.type == "flows")
@@ -762,7 +836,7 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
                         "expected the collective's buffer size per rank",
                         Nothing());
             }
-            spec.bytes = ps.Size("bytes", 0, 1);
+            spec.bytes = ps.Size("bytes", 0, 1, kMaxMessageBytes);
             spec.chunks = static_cast<uint32_t>(ps.UInt("chunks", 1, 1, 4096));
             spec.channels = static_cast<uint32_t>(ps.UInt("channels", 1, 1, 64));
             if (const json* dv = ps.Find("dims"))
@@ -847,7 +921,7 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
         {
             w.Fail("workload.bytes", "missing (the model size each learner sends per step)");
         }
-        const uint64_t bytes = w.Size("bytes", 0, 1);
+        const uint64_t bytes = w.Size("bytes", 0, 1, kMaxMessageBytes);
         const Time compute = w.TimeVal("compute", MicroSeconds(100));
         const std::string partner = w.Str("partner", "ring", {"ring", "random"});
         const bool delay = w.Bool("delay_by_one", false);
@@ -1322,7 +1396,7 @@ ParseByteSize(const std::string& text, const std::string& what)
             case ScaleResult::NOT_WHOLE:
                 throw Error(what + ": not a whole number of bytes: " + Quote(text));
             case ScaleResult::TOO_LARGE:
-                throw Error(what + ": size too large: " + Quote(text));
+                throw TooLarge(OneLine(what + ": size too large: " + Quote(text)));
             case ScaleResult::OK:
                 break;
             }
@@ -1395,10 +1469,10 @@ ParseTime(const std::string& text, const std::string& what)
         if (d.unit == u.first)
         {
             uint64_t ps = 0;
-            if (Scale(d, u.second, true, ps) != ScaleResult::OK ||
-                ps > static_cast<uint64_t>(INT64_MAX))
+            if (Scale(d, u.second, true, ps) != ScaleResult::OK || ps > kMaxTimePs)
             {
-                throw Error(what + ": time too large: " + Quote(text));
+                throw TooLarge(OneLine(what + ": time too large: " + Quote(text) + " (at most " +
+                                       kMaxTimeText + ")"));
             }
             return PicoSeconds(static_cast<int64_t>(ps));
         }
@@ -1465,6 +1539,20 @@ ParseScenarioText(const std::string& jsonText,
                   "expected a non-empty name usable as a directory name (no '/', '\\')",
                   json(cfg.name));
     }
+    if (!IsValidUtf8(cfg.name))
+    {
+        // A --set value is taken as it comes; summary.json must hold it as text.
+        root.Fail("name", "expected valid UTF-8 text", json(cfg.name));
+    }
+    if (cfg.name.size() > kMaxNameBytes)
+    {
+        // It names results/<name>/ and pcap/<name>-<node>-<device>.pcap: file
+        // names are at most 255 bytes (NAME_MAX), the pcap suffix takes up to 27.
+        root.Fail("name",
+                  "expected at most " + std::to_string(kMaxNameBytes) +
+                      " bytes (it becomes part of file names), got " +
+                      std::to_string(cfg.name.size()));
+    }
     cfg.seed = static_cast<uint32_t>(root.UInt("seed", 1, 0, UINT32_MAX));
     cfg.stop = root.TimeVal("stop", Seconds(1));
     if (!cfg.stop.IsStrictlyPositive())
@@ -1494,18 +1582,15 @@ ParseScenarioText(const std::string& jsonText,
         }
         else if (tc.type == "fat-tree")
         {
-            tc.k = static_cast<uint32_t>(t.UInt("k", 0, 0, 256));
             const bool clos = t.Find("pods") != nullptr;
-            if (tc.k != 0 && clos)
+            if (t.Find("k") && clos)
             {
                 t.Fail("topology.k", "give either k or the Clos shape (pods, ...), not both");
             }
-            if (tc.k == 0 && !clos)
+            if (!clos)
             {
-                tc.k = 4;
-            }
-            if (tc.k != 0)
-            {
+                // k: 0 is an error like any other odd or small k, never the default.
+                tc.k = static_cast<uint32_t>(t.UInt("k", 4, 0, 256));
                 if (tc.k % 2 != 0 || tc.k < 2)
                 {
                     t.Fail("topology.k", "expected an even number of at least 2", json(tc.k));
@@ -1881,37 +1966,15 @@ ScenarioToJson(const ScenarioConfig& c)
 {
     // Exact and readable: the largest unit that divides the value ("100Gbps",
     // "1us"), so the file reads back to the same bits and picoseconds.
-    auto exact = [](uint64_t v, const std::vector<std::pair<uint64_t, const char*>>& units) {
-        for (const auto& u : units)
-        {
-            if (v % u.first == 0)
-            {
-                return std::to_string(v / u.first) + u.second;
-            }
-        }
-        return std::to_string(v) + units.back().second; // unreachable: the last unit is 1
+    auto rate = [](const DataRate& r) {
+        return ExactText(r.GetBitRate(),
+                         {{1000000000000ULL, "Tbps"},
+                          {1000000000ULL, "Gbps"},
+                          {1000000ULL, "Mbps"},
+                          {1000ULL, "Kbps"},
+                          {1, "bps"}});
     };
-    auto rate = [&exact](const DataRate& r) {
-        return exact(r.GetBitRate(),
-                     {{1000000000000ULL, "Tbps"},
-                      {1000000000ULL, "Gbps"},
-                      {1000000ULL, "Mbps"},
-                      {1000ULL, "Kbps"},
-                      {1, "bps"}});
-    };
-    auto time = [&exact](const Time& t) {
-        const int64_t ps = t.GetPicoSeconds();
-        if (ps <= 0)
-        {
-            return std::string("0"); // times are never negative here
-        }
-        return exact(static_cast<uint64_t>(ps),
-                     {{1000000000000ULL, "s"},
-                      {1000000000ULL, "ms"},
-                      {1000000ULL, "us"},
-                      {1000ULL, "ns"},
-                      {1, "ps"}});
-    };
+    const auto time = TimeText;
     nlohmann::ordered_json j;
     j["name"] = c.name;
     j["seed"] = c.seed;

@@ -18,7 +18,10 @@
  *          must be a whole number of bytes ("1.5KB" yes, "1.5B" no)
  *   rates  "<n>bps|Kbps|Mbps|Gbps|Tbps" or "b/s" forms ("25Gb/s"); > 0;
  *          rounded to a whole bit/s
- *   times  "<n>s|ms|us|ns|ps", or 0 / "0"; rounded to a whole ps
+ *   times  "<n>s|ms|us|ns|ps", or 0 / "0"; rounded to a whole ps; at most
+ *          ScenarioLimits::kMaxTimeText
+ * Messages (a flow's bytes, a collective's buffer, a gossip model) are at
+ * most ScenarioLimits::kMaxMessageBytes; a flow starts before `stop`.
  *
  * `--set key.path=value` overrides are applied to the JSON document before
  * validation. The value is JSON if it parses as JSON (numbers, true/false,
@@ -58,6 +61,29 @@ class ScenarioError : public std::runtime_error
   public:
     using std::runtime_error::runtime_error;
 };
+
+/// Bounds on scenario values that keep every sum and product of them exact.
+namespace ScenarioLimits
+{
+/**
+ * Largest time (stop, delays, timeouts, starts): 10^6 s, 11.6 days, so that
+ * a time plus any delay of the fabric stays inside ns-3's clock (2^63 ps,
+ * 106.7 days, at the picosecond resolution this module runs at).
+ */
+constexpr uint64_t kMaxTimeSeconds = 1000000;
+constexpr const char* kMaxTimeText = "1000000s";
+/**
+ * Largest message: 10^15 bytes (1 PB). 18,000 such messages still fit the
+ * 64-bit byte counters; one takes 2.2 hours at 1 Tb/s, far beyond a
+ * packet-level run.
+ */
+constexpr uint64_t kMaxMessageBytes = 1000000000000000ULL;
+/**
+ * Longest scenario name in bytes: it names results/<name>/ and
+ * pcap/<name>-<node>-<device>.pcap, and a file name has at most 255 bytes.
+ */
+constexpr std::size_t kMaxNameBytes = 200;
+} // namespace ScenarioLimits
 
 /// Rate and one-way delay of a link.
 struct LinkSpec

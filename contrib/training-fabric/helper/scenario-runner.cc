@@ -423,6 +423,14 @@ ScenarioRunner::Build()
         rec.bytes = f.bytes;
         rec.start = f.start;
         rec.idealFct = m_topo->GetIdealFct(f.src, f.dst, f.bytes, nic.mtu);
+        if (rec.idealFct > PicoSeconds(ScenarioLimits::kMaxTimeSeconds * 1000000000000LL))
+        {
+            throw ScenarioError(file + ": workload: flow " + std::to_string(i) + " (" +
+                                std::to_string(f.bytes) + " B, host " + std::to_string(f.src) +
+                                " to " + std::to_string(f.dst) +
+                                ") would take longer than the longest run (" +
+                                ScenarioLimits::kMaxTimeText + ") even on an idle path");
+        }
         m_qps[i] = qp;
         Ptr<RdmaNic> src = m_topo->GetNic(f.src);
         const uint64_t bytes = f.bytes;

@@ -615,34 +615,39 @@ FabricTopology::GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes, uint32_t
     // s_i its line time on link i, d_i the propagation delay. The last frame
     // leaves link j at max(F(n, j-1) + d_{j-1}, F(n-1, j)) + s'_j: it cannot
     // overtake the full frame ahead of it. The FCT is F(n, h) + d_h.
+    // In 128 bits: n x max s_i overflows 64 bits for large messages on slow
+    // links (10^15 B at 1 Gb/s is 8 x 10^18 ps before the headers).
+    typedef unsigned __int128 u128;
     const std::vector<uint32_t> links = FirstPathLinks(src, dst);
-    const uint64_t n = (bytes + mtu - 1) / mtu;
+    const uint64_t n = bytes / mtu + (bytes % mtu != 0 ? 1 : 0); // no overflow near 2^64
     const uint32_t lastFrame =
         static_cast<uint32_t>(bytes - (n - 1) * mtu) + roce::kDataHeaderBytes;
     const uint32_t fullFrame = mtu + roce::kDataHeaderBytes;
-    uint64_t sumS = 0;  // sum of full-frame line times up to link j
-    uint64_t sumD = 0;  // sum of delays before link j
-    uint64_t maxS = 0;  // largest full-frame line time up to link j
-    uint64_t fLast = 0; // F(n, j)
-    uint64_t prevDelay = 0;
+    u128 sumS = 0;  // sum of full-frame line times up to link j
+    u128 sumD = 0;  // sum of delays before link j
+    u128 maxS = 0;  // largest full-frame line time up to link j
+    u128 fLast = 0; // F(n, j)
+    u128 prevDelay = 0;
     for (std::size_t j = 0; j < links.size(); ++j)
     {
         const Link& l = m_links[links[j]];
-        const uint64_t s = LinePs(fullFrame, l.rate);
-        const uint64_t sLast = LinePs(lastFrame, l.rate);
+        const u128 s = LinePs(fullFrame, l.rate);
+        const u128 sLast = LinePs(lastFrame, l.rate);
         sumS += s;
         maxS = std::max(maxS, s);
-        uint64_t ready = (j == 0) ? 0 : fLast + prevDelay;
+        u128 ready = (j == 0) ? 0 : fLast + prevDelay;
         if (n > 1)
         {
-            const uint64_t fPrev = sumS + sumD + (n - 2) * maxS; // F(n-1, j)
+            const u128 fPrev = sumS + sumD + (n - 2) * maxS; // F(n-1, j)
             ready = std::max(ready, fPrev);
         }
         fLast = ready + sLast;
         prevDelay = static_cast<uint64_t>(l.delay.GetPicoSeconds());
         sumD += prevDelay;
     }
-    return PicoSeconds(fLast + prevDelay);
+    const u128 fct = fLast + prevDelay;
+    return fct > static_cast<u128>(INT64_MAX) ? Time::Max()
+                                              : PicoSeconds(static_cast<int64_t>(fct));
 }
 
 } // namespace ns3

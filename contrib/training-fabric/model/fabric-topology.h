@@ -159,7 +159,8 @@ class FabricTopology : public Object
      * are stored and forwarded at every hop, and the short last frame cannot
      * overtake the full frame ahead of it (an exact deterministic tandem-queue
      * result, see the model doc). Counts every header, FCS, preamble and IFG
-     * byte and the propagation of every link.
+     * byte and the propagation of every link. Exact for any 64-bit size;
+     * a result beyond ns-3's clock (2^63 - 1 ps) is Time::Max().
      */
     Time GetIdealFct(uint32_t src, uint32_t dst, uint64_t bytes, uint32_t mtu) const;
 
