@@ -5,6 +5,7 @@
 
 #include "collective-plan.h"
 #include "input-file.h"
+#include "run-cost.h"
 #include "topology-file-helper.h"
 
 #include "ns3/fabric-topology.h"
@@ -161,23 +162,6 @@ ExactText(uint64_t v, const std::vector<std::pair<uint64_t, const char*>>& units
         }
     }
     return std::to_string(v) + units.back().second; // unreachable: the last unit is 1
-}
-
-/// A time as a scenario writes it, exactly: "0", "1us", "2500ps".
-std::string
-TimeText(const Time& t)
-{
-    const int64_t ps = t.GetPicoSeconds();
-    if (ps <= 0)
-    {
-        return "0"; // times are never negative here
-    }
-    return ExactText(static_cast<uint64_t>(ps),
-                     {{1000000000000ULL, "s"},
-                      {1000000000ULL, "ms"},
-                      {1000000ULL, "us"},
-                      {1000ULL, "ns"},
-                      {1, "ps"}});
 }
 
 /// \p msg with line breaks and other control characters escaped: errors are one line.
@@ -656,7 +640,7 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
         {
             // It would never start: the run ends at stop.
             s.Fail(s.Key("start"),
-                   "the flow would start at or after stop (" + TimeText(cfg.stop) +
+                   "the flow would start at or after stop (" + TimeToText(cfg.stop) +
                        "): expected an earlier start or a later stop",
                    *s.Find("start"));
         }
@@ -871,8 +855,14 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
                     spec.dimAlgorithms.push_back((*av)[i].get<std::string>());
                 }
             }
-            // The plan checks the algorithm against the collective and the group.
+            // The plan checks the algorithm against the collective and the
+            // group, once its size is known to be reasonable.
             spec.ranks = static_cast<uint32_t>(c.group.size());
+            const std::string tooLarge = CheckPlanSize(spec);
+            if (!tooLarge.empty())
+            {
+                ps.Fail(ps.Key("algorithm"), tooLarge);
+            }
             try
             {
                 CollectiveSpec probe = spec;
@@ -930,6 +920,8 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
         {
             w.Fail("workload.type", "gossip needs at least two hosts");
         }
+        // One send per learner and step.
+        CheckFlowCount(w, "workload.steps", static_cast<uint64_t>(hosts) * steps);
         t.path = "gossip";
         t.steps = steps;
         t.bytes = bytes;
@@ -1058,8 +1050,16 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
                     spec.bytes = std::min<uint64_t>(n.commSize, 1u << 20);
                     spec.dims = t.dims;
                     spec.dimAlgorithms = t.dimAlgorithms;
+                    spec.chunks = t.chunks; // as the run will plan it
+                    spec.channels = t.channels;
                     try
                     {
+                        const std::string tooLarge = CheckPlanSize(spec);
+                        if (!tooLarge.empty())
+                        {
+                            throw std::invalid_argument(tooLarge);
+                        }
+                        spec.chunks = spec.channels = 1; // enough to check the algorithm
                         PlanCollective(spec);
                     }
                     catch (const std::invalid_argument& e)
@@ -1480,6 +1480,33 @@ ParseTime(const std::string& text, const std::string& what)
     throw Error(what + ": unknown time unit in " + Quote(text) + " (s, ms, us, ns, ps)");
 }
 
+std::string
+TimeToText(const Time& t)
+{
+    const int64_t ps = t.GetPicoSeconds();
+    if (ps <= 0)
+    {
+        return "0"; // times are never negative here
+    }
+    return ExactText(static_cast<uint64_t>(ps),
+                     {{1000000000000ULL, "s"},
+                      {1000000000ULL, "ms"},
+                      {1000000ULL, "us"},
+                      {1000ULL, "ns"},
+                      {1, "ps"}});
+}
+
+std::string
+RateToText(const DataRate& r)
+{
+    return ExactText(r.GetBitRate(),
+                     {{1000000000000ULL, "Tbps"},
+                      {1000000000ULL, "Gbps"},
+                      {1000000ULL, "Mbps"},
+                      {1000ULL, "Kbps"},
+                      {1, "bps"}});
+}
+
 const std::vector<std::string>&
 ValidCcNames()
 {
@@ -1724,6 +1751,7 @@ ParseScenarioText(const std::string& jsonText,
                 sc.headroomBytes = x;
             }
         }
+        sc.allowSmallHeadroom = s.Bool("allow_small_headroom", false);
         sc.xonOffsetBytes = s.Size("xon_offset", 3072);
         if (const json* e = s.Find("ecn"))
         {
@@ -1941,9 +1969,11 @@ ParseScenarioText(const std::string& jsonText,
         Section m(file, "monitor", v ? *v : empty);
         cfg.monitor.enabled = m.Bool("enabled", v != nullptr);
         cfg.monitor.bin = m.TimeVal("bin", MicroSeconds(10));
-        if (!cfg.monitor.bin.IsStrictlyPositive())
+        if (cfg.monitor.bin < NanoSeconds(1))
         {
-            m.Fail("monitor.bin", "expected a positive time", json(0));
+            // PathMonitor's BinWidth attribute stops at 1 ns (finer bins
+            // would hold no frame at any line rate).
+            m.Fail("monitor.bin", "expected at least 1ns", *m.Find("bin"));
         }
         cfg.monitor.elephantBytes = m.Size("elephant", 1000000);
         m.Finish();
@@ -1966,15 +1996,8 @@ ScenarioToJson(const ScenarioConfig& c)
 {
     // Exact and readable: the largest unit that divides the value ("100Gbps",
     // "1us"), so the file reads back to the same bits and picoseconds.
-    auto rate = [](const DataRate& r) {
-        return ExactText(r.GetBitRate(),
-                         {{1000000000000ULL, "Tbps"},
-                          {1000000000ULL, "Gbps"},
-                          {1000000ULL, "Mbps"},
-                          {1000ULL, "Kbps"},
-                          {1, "bps"}});
-    };
-    const auto time = TimeText;
+    const auto rate = RateToText;
+    const auto time = TimeToText;
     nlohmann::ordered_json j;
     j["name"] = c.name;
     j["seed"] = c.seed;
@@ -2046,6 +2069,7 @@ ScenarioToJson(const ScenarioConfig& c)
     {
         sw["headroom"] = "auto";
     }
+    sw["allow_small_headroom"] = s.allowSmallHeadroom;
     sw["xon_offset"] = s.xonOffsetBytes;
     if (s.ecn.enabled)
     {

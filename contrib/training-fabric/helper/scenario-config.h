@@ -172,6 +172,8 @@ struct SwitchConfig
     double alpha{0.125}; //!< `alpha`: dynamic threshold 1/8 (HPCC simulator, Broadcom-style DT)
     uint64_t reservedBytes{4096};          //!< `reserved`: 4 KiB per ingress queue (HPCC simulator)
     std::optional<uint64_t> headroomBytes; //!< `headroom`: "auto" (empty: derived per port)
+    bool allowSmallHeadroom{false};        //!< `allow_small_headroom`: accept a headroom below the
+                                           //!< derived one (a warning, not an error)
     uint64_t xonOffsetBytes{3072};         //!< `xon_offset`: XON 3 KiB below XOFF (HPCC simulator)
     EcnConfig ecn;                         //!< `ecn`
     std::string scheduler{"strict"};       //!< `scheduler`: strict | wrr
@@ -328,6 +330,11 @@ uint64_t ParseByteSize(const std::string& text, const std::string& what = "size"
 DataRate ParseRate(const std::string& text, const std::string& what = "rate");
 /// Times: "<number><unit>", unit s, ms, us, ns, ps; "0" alone is allowed; >= 0.
 Time ParseTime(const std::string& text, const std::string& what = "time");
+
+/// A time as a scenario writes it, exactly, in the largest unit that divides it: "1us", "0".
+std::string TimeToText(const Time& t);
+/// A rate as a scenario writes it, exactly: "100Gbps", "2500Mbps".
+std::string RateToText(const DataRate& r);
 
 /// Congestion-control names a scenario may ask for.
 const std::vector<std::string>& ValidCcNames();

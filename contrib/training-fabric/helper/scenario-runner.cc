@@ -9,6 +9,7 @@
 #include "fat-tree-helper.h"
 #include "leaf-spine-helper.h"
 #include "rail-optimized-helper.h"
+#include "run-cost.h"
 #include "topology-file-helper.h"
 #include "torus-helper.h"
 #include "trace-runner.h"
@@ -168,6 +169,12 @@ const ScenarioRunner::Totals&
 ScenarioRunner::GetTotals() const
 {
     return m_totals;
+}
+
+const std::vector<std::string>&
+ScenarioRunner::GetWarnings() const
+{
+    return m_warnings;
 }
 
 void
@@ -445,6 +452,9 @@ ScenarioRunner::Build()
         m_monitor->Install(m_topo);
     }
 
+    // What the run will cost and whether PFC can be lossless, before it starts.
+    m_warnings = CheckRunCost(m_cfg, m_topo);
+
     if (m_cfg.pcap)
     {
         // One file per device: <dir>/pcap/<name>-<node>-<device>.pcap
@@ -682,6 +692,10 @@ ScenarioRunner::SummaryJson() const
     j["max_queue_bytes"] = t.maxQueueBytes;
     j["max_buffer_bytes"] = t.maxBufferBytes;
     j["packet_hops"] = t.packetHops;
+    if (!m_warnings.empty())
+    {
+        j["warnings"] = m_warnings;
+    }
 
     std::vector<double> slow;
     std::vector<double> fct;
@@ -1012,6 +1026,10 @@ RunScenarioCommandLine(int argc, char** argv)
         }
         ScenarioRunner run(cfg, out);
         run.Build();
+        for (const std::string& w : run.GetWarnings())
+        {
+            std::cerr << "warning: " << path << ": " << w << "\n";
+        }
         run.Run();
         run.WriteOutputs(out);
         std::cout << run.ConsoleSummary() << "  results in " << out << "/\n";

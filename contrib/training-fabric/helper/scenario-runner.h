@@ -118,6 +118,8 @@ class ScenarioRunner
     };
 
     const Totals& GetTotals() const;
+    /// \return what Build() found doubtful but allowed (one line each; also in summary.json)
+    const std::vector<std::string>& GetWarnings() const;
 
   private:
     void Sample();
@@ -139,6 +141,7 @@ class ScenarioRunner
     std::vector<Ptr<RdmaQueuePair>> m_qps;
     uint64_t m_completed{0};
     Totals m_totals;
+    std::vector<std::string> m_warnings;   //!< from Build()'s checks
     std::vector<std::string> m_pauseCycle; //!< a PFC deadlock cycle, if the run stalled
     std::string m_ccTrace;                 //!< cc_trace.csv rows
     double m_queueSampleSum{0};            //!< sum of sampled largest switch queues

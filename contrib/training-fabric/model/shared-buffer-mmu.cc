@@ -124,23 +124,11 @@ SharedBufferMmu::Configure(const std::vector<PortInfo>& ports)
     uint64_t headroomTotal = 0;
     if (m_pfcEnabled)
     {
-        const uint64_t maxFrameLine = roce::WireBytes(m_maxFrameBytes);
-        const uint64_t pfcLine = roce::WireBytes(roce::kMinFrameBytes);
         for (std::size_t i = 0; i < ports.size(); ++i)
         {
-            uint64_t h = m_headroomBytes;
-            if (h == 0)
-            {
-                // XOFF is decided when a frame first spills into headroom; that
-                // frame, plus what can still arrive after it (line bytes): our
-                // own frame in progress delays the PFC frame, then the PFC
-                // frame, the cable round trip, the peer's frame in progress and
-                // its extra response time.
-                const double bytesPerSecond = ports[i].rate.GetBitRate() / 8.0;
-                const double cable = 2.0 * bytesPerSecond * ports[i].cableDelay.GetSeconds();
-                const double response = bytesPerSecond * m_responseTime.GetSeconds();
-                h = 3 * maxFrameLine + pfcLine + static_cast<uint64_t>(cable + response + 0.5);
-            }
+            const uint64_t h = m_headroomBytes != 0
+                                   ? m_headroomBytes
+                                   : DerivedHeadroom(ports[i], m_maxFrameBytes, m_responseTime);
             m_ports[i].headroom = h;
             headroomTotal += h;
         }
@@ -161,6 +149,21 @@ SharedBufferMmu::Configure(const std::vector<PortInfo>& ports)
     m_used = 0;
     m_maxUsed = 0;
     return "";
+}
+
+uint64_t
+SharedBufferMmu::DerivedHeadroom(const PortInfo& port, uint32_t maxFrameBytes, Time responseTime)
+{
+    // XOFF is decided when a frame first spills into headroom; that frame,
+    // plus what can still arrive after it (line bytes): our own frame in
+    // progress delays the PFC frame, then the PFC frame, the cable round
+    // trip, the peer's frame in progress and its extra response time.
+    const uint64_t maxFrameLine = roce::WireBytes(maxFrameBytes);
+    const uint64_t pfcLine = roce::WireBytes(roce::kMinFrameBytes);
+    const double bytesPerSecond = port.rate.GetBitRate() / 8.0;
+    const double cable = 2.0 * bytesPerSecond * port.cableDelay.GetSeconds();
+    const double response = bytesPerSecond * responseTime.GetSeconds();
+    return 3 * maxFrameLine + pfcLine + static_cast<uint64_t>(cable + response + 0.5);
 }
 
 uint64_t

@@ -78,6 +78,18 @@ class SharedBufferMmu : public Object
      */
     std::string Configure(const std::vector<PortInfo>& ports);
 
+    /**
+     * The headroom a lossless ingress port needs so that nothing arriving
+     * after its XOFF is lost (the model doc's formula, in line bytes):
+     * 3 x MaxFrame + PfcFrame + 2 x R x d + R x ResponseTime.
+     * \param port the port's line rate R and cable delay d
+     * \param maxFrameBytes the largest frame (before preamble, FCS and IFG)
+     * \param responseTime the peer's extra reaction time
+     */
+    static uint64_t DerivedHeadroom(const PortInfo& port,
+                                    uint32_t maxFrameBytes,
+                                    Time responseTime);
+
     /// Charge \p bytes arriving on (port, cls); returns the verdict.
     Verdict Admit(uint32_t port, uint8_t cls, uint32_t bytes);
     /// Release \p bytes charged to (port, cls) when the frame leaves the switch.
