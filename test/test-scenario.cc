@@ -41,7 +41,7 @@ RunTotals(const ScenarioConfig& cfg, std::string* summary = nullptr, std::string
     return run.GetTotals();
 }
 
-/// Drop the one line of summary.json that depends on the machine.
+/// Drop the lines of summary.json that depend on the machine (wall times, peak RSS).
 std::string
 WithoutWallTime(const std::string& summary)
 {
@@ -50,7 +50,8 @@ WithoutWallTime(const std::string& summary)
     std::string out;
     while (std::getline(in, line))
     {
-        if (line.find("\"wall_s\"") == std::string::npos)
+        if (line.find("wall_s\"") == std::string::npos &&
+            line.find("\"peak_rss_bytes\"") == std::string::npos)
         {
             out += line + "\n";
         }

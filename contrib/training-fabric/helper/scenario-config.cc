@@ -1547,6 +1547,8 @@ ParseScenarioText(const std::string& jsonText,
     root.Expect({"name",
                  "seed",
                  "stop",
+                 "stall_timeout",
+                 "fixed_length",
                  "pcap",
                  "topology",
                  "switch",
@@ -1586,6 +1588,10 @@ ParseScenarioText(const std::string& jsonText,
     {
         root.Fail("stop", "expected a positive time", *root.Find("stop"));
     }
+    // 10 ms: three full 65535-quanta pauses at 10 Gb/s (3.4 ms each), longer
+    // than any pause of a fabric that still moves; 0 turns detection off.
+    cfg.stallTimeout = root.TimeVal("stall_timeout", MilliSeconds(10));
+    cfg.fixedLength = root.Bool("fixed_length", false);
     cfg.pcap = root.Bool("pcap", false);
 
     // topology
@@ -2002,6 +2008,8 @@ ScenarioToJson(const ScenarioConfig& c)
     j["name"] = c.name;
     j["seed"] = c.seed;
     j["stop"] = time(c.stop);
+    j["stall_timeout"] = time(c.stallTimeout);
+    j["fixed_length"] = c.fixedLength;
     j["pcap"] = c.pcap;
     const TopologyConfig& t = c.topology;
     auto link = [&](const LinkSpec& l) {

@@ -295,6 +295,10 @@ struct ScenarioConfig
     std::string name{"scenario"};
     uint32_t seed{1};
     Time stop;
+    /// `stall_timeout`: a PFC pause cycle that blocks this long ends the run (0: never). 10 ms.
+    Time stallTimeout;
+    /// `fixed_length`: the run is meant to last until stop; work unfinished then is no failure.
+    bool fixedLength{false};
     bool pcap{false};
     TopologyConfig topology;
     SwitchConfig sw;

@@ -9,6 +9,7 @@
 #include "fat-tree-helper.h"
 #include "leaf-spine-helper.h"
 #include "rail-optimized-helper.h"
+#include "run-control.h"
 #include "run-cost.h"
 #include "topology-file-helper.h"
 #include "torus-helper.h"
@@ -180,6 +181,7 @@ ScenarioRunner::GetWarnings() const
 void
 ScenarioRunner::Build()
 {
+    const auto wall0 = std::chrono::steady_clock::now();
     const std::string file = m_cfg.sourcePath.empty() ? "scenario" : m_cfg.sourcePath;
     RngSeedManager::SetSeed(m_cfg.seed);
     RngSeedManager::SetRun(1);
@@ -462,6 +464,78 @@ ScenarioRunner::Build()
         FabricPcapHelper pcap;
         pcap.EnablePcap(m_outDir + "/pcap/" + m_cfg.name, m_topo->GetDevices());
     }
+    m_totals.setupWallS +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+}
+
+void
+ScenarioRunner::AddSetupWallTime(double seconds)
+{
+    m_totals.setupWallS += seconds;
+}
+
+bool
+ScenarioRunner::AllDone() const
+{
+    if (m_completed < m_flows.size())
+    {
+        return false;
+    }
+    if (m_engine)
+    {
+        const CollectiveWorkload& c = m_cfg.workload.collective;
+        uint64_t done = 0;
+        for (const auto& r : m_engine->GetRecords())
+        {
+            done += r.done ? 1 : 0;
+        }
+        return done == static_cast<uint64_t>(c.iterations) * c.phases.size();
+    }
+    if (m_traceRunner)
+    {
+        for (const auto& r : m_traceRunner->GetRanks())
+        {
+            if (!r.done)
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+ScenarioRunner::Outcome
+ScenarioRunner::GetOutcome() const
+{
+    return m_outcome;
+}
+
+std::string
+ScenarioRunner::OutcomeName(Outcome o)
+{
+    switch (o)
+    {
+    case COMPLETED:
+        return "completed";
+    case STALLED:
+        return "stalled";
+    default:
+        return "stop_reached";
+    }
+}
+
+int
+ScenarioRunner::GetExitCode() const
+{
+    switch (m_outcome)
+    {
+    case COMPLETED:
+        return ExitCode::kCompleted;
+    case STALLED:
+        return ExitCode::kStalled;
+    default:
+        return m_cfg.fixedLength ? ExitCode::kCompleted : ExitCode::kStopReached;
+    }
 }
 
 void
@@ -576,22 +650,35 @@ ScenarioRunner::Run()
     {
         Simulator::Stop(m_cfg.stop);
         Simulator::Schedule(Time(0), &ScenarioRunner::Sample, this);
+        if (m_cfg.stallTimeout.IsStrictlyPositive())
+        {
+            m_stall = std::make_unique<StallDetector>(m_topo, m_cfg.stallTimeout);
+            m_stall->Start(Callback<void>([]() { Simulator::Stop(); }));
+        }
     }
     const auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
     const auto t1 = std::chrono::steady_clock::now();
-    m_totals.wallS = std::chrono::duration<double>(t1 - t0).count();
-    m_totals.simTimeS = Simulator::Now().GetSeconds();
+    m_totals.simWallS = std::chrono::duration<double>(t1 - t0).count();
+    m_endTime = Simulator::Now();
+    m_totals.simTimeS = m_endTime.GetSeconds();
     m_totals.events = Simulator::GetEventCount();
     Collect();
     if (m_monitor)
     {
         m_monitor->Finish();
     }
-    if (m_completed < m_flows.size())
+    m_outcome = AllDone() ? COMPLETED : (m_stall && m_stall->IsStalled() ? STALLED : STOP_REACHED);
+    if (m_outcome == STALLED)
+    {
+        m_pauseCycle = m_stall->GetCycle();
+    }
+    else if (m_outcome == STOP_REACHED)
     {
         m_pauseCycle = m_topo->FindPauseCycle();
     }
+    m_stall.reset();
+    m_totals.peakRssBytes = PeakRssBytes();
     m_qps.clear();
     m_topo = nullptr;
     Simulator::Destroy();
@@ -665,8 +752,13 @@ ScenarioRunner::SummaryJson() const
     nlohmann::ordered_json j;
     j["name"] = m_cfg.name;
     j["seed"] = m_cfg.seed;
+    j["outcome"] = OutcomeName(m_outcome);
     j["sim_time_s"] = Round9(t.simTimeS);
-    j["wall_s"] = Round9(t.wallS);
+    // The machine-dependent lines, all named *wall_s or peak_rss_*.
+    j["wall_s"] = Round9(t.setupWallS + t.simWallS);
+    j["setup_wall_s"] = Round9(t.setupWallS);
+    j["simulation_wall_s"] = Round9(t.simWallS);
+    j["peak_rss_bytes"] = t.peakRssBytes;
     j["events"] = t.events;
     j["flows_total"] = m_flows.size();
     j["flows_completed"] = t.flowsCompleted;
@@ -732,6 +824,7 @@ ScenarioRunner::SummaryJson() const
         Round9(m_queueSamples ? m_queueSampleSum / static_cast<double>(m_queueSamples) : 0.0);
     cc["cnp_sent"] = m_cnpSent;
     j["cc"] = cc;
+    nlohmann::ordered_json unfinished; // written when the run did not complete
     if (m_engine)
     {
         const auto& recs = m_engine->GetRecords();
@@ -755,8 +848,7 @@ ScenarioRunner::SummaryJson() const
         // Every rank is busy until the last collective ends: with no compute,
         // all of its communication is exposed (ASTRA-sim's definition).
         nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
-        const Time end =
-            (!recs.empty() && recs.back().done) ? recs.back().finish : Simulator::Now();
+        const Time end = (!recs.empty() && recs.back().done) ? recs.back().finish : m_endTime;
         const auto& group = m_cfg.workload.collective.group;
         for (std::size_t r = 0; r < group.size(); ++r)
         {
@@ -767,12 +859,8 @@ ScenarioRunner::SummaryJson() const
                              {"exposed_comm_s", Round9(end.GetSeconds())}});
         }
         j["ranks"] = ranks;
-        if (done < m_cfg.workload.collective.iterations)
-        {
-            j["unfinished"] = {
-                {"collectives_unfinished", m_cfg.workload.collective.iterations - done},
-                {"reason", "stop time reached"}};
-        }
+        unfinished["collectives_unfinished"] =
+            m_cfg.workload.collective.iterations * m_cfg.workload.collective.phases.size() - done;
     }
     if (m_traceRunner)
     {
@@ -783,7 +871,7 @@ ScenarioRunner::SummaryJson() const
         uint64_t done = 0;
         for (std::size_t r = 0; r < stats.size(); ++r)
         {
-            const Time finish = stats[r].done ? stats[r].finish : Simulator::Now();
+            const Time finish = stats[r].done ? stats[r].finish : m_endTime;
             ranks.push_back({{"rank", r},
                              {"finish_s", Round9(finish.GetSeconds())},
                              {"compute_s", Round9(stats[r].compute.GetSeconds())},
@@ -793,23 +881,25 @@ ScenarioRunner::SummaryJson() const
         }
         j["ranks"] = ranks;
         j["collectives"] = {{"instances", m_traceRunner->GetEngine().GetRecords().size()}};
-        if (done < stats.size())
-        {
-            j["unfinished"] = {{"ranks_unfinished", stats.size() - done},
-                               {"reason", "stop time reached"}};
-        }
+        unfinished["ranks_unfinished"] = stats.size() - done;
     }
-    if (t.flowsCompleted < m_flows.size())
+    if (m_outcome != COMPLETED)
     {
-        nlohmann::ordered_json left;
-        left["flows_unfinished"] = m_flows.size() - t.flowsCompleted;
-        left["bytes_unacked"] = t.bytesSent - t.bytesAcked;
-        left["reason"] = "stop time reached";
+        if (!m_flows.empty())
+        {
+            unfinished["flows_unfinished"] = m_flows.size() - t.flowsCompleted;
+        }
+        unfinished["bytes_unacked"] = t.bytesSent - t.bytesAcked;
+        unfinished["reason"] = m_outcome == STALLED
+                                   ? "stalled: no frame left any queue of a PFC pause cycle for "
+                                     "stall_timeout (" +
+                                         TimeToText(m_cfg.stallTimeout) + ")"
+                                   : std::string("stop time reached");
         if (!m_pauseCycle.empty())
         {
-            left["pfc_pause_cycle"] = m_pauseCycle;
+            unfinished["pfc_pause_cycle"] = m_pauseCycle;
         }
-        j["unfinished"] = left;
+        j["unfinished"] = unfinished;
     }
     return j.dump(2) + "\n";
 }
@@ -910,14 +1000,15 @@ ScenarioRunner::ConsoleSummary() const
     }
     std::snprintf(buf,
                   sizeof(buf),
-                  "%s: %s in %.6f s simulated (%.2f s wall, %llu events, %.2f M events/s)\n",
-                  m_cfg.name.c_str(),
-                  what.c_str(),
+                  " in %.6f s simulated (%.2f s wall after %.2f s of set-up, %llu events, %.2f M "
+                  "events/s, peak RSS %.1f MB)\n",
                   t.simTimeS,
-                  t.wallS,
+                  t.simWallS,
+                  t.setupWallS,
                   static_cast<unsigned long long>(t.events),
-                  t.wallS > 0 ? t.events / t.wallS / 1e6 : 0.0);
-    os << buf;
+                  t.simWallS > 0 ? t.events / t.simWallS / 1e6 : 0.0,
+                  t.peakRssBytes / 1e6);
+    os << m_cfg.name << ": " << what << buf;
     uint64_t drops = 0;
     for (auto d : t.drops)
     {
@@ -970,6 +1061,17 @@ ScenarioRunner::ConsoleSummary() const
         }
         os << "\n";
     }
+    if (m_outcome == STALLED)
+    {
+        os << "  stopped at " << FormatSeconds(m_endTime)
+           << " s: no frame left the cycle for stall_timeout (" << TimeToText(m_cfg.stallTimeout)
+           << ")\n";
+    }
+    else if (m_outcome == STOP_REACHED)
+    {
+        os << "  NOT finished: stop (" << TimeToText(m_cfg.stop) << ") came first"
+           << (m_cfg.fixedLength ? " (a fixed-length run)" : "") << "\n";
+    }
     return os.str();
 }
 
@@ -988,19 +1090,19 @@ RunScenarioCommandLine(int argc, char** argv)
             if (i + 1 >= argc)
             {
                 std::cerr << "tf-run: " << a << " needs a value\n" << usage << "\n";
-                return 2;
+                return ExitCode::kBadInput;
             }
             (a == "--out" ? out : (sets.emplace_back(), sets.back())) = argv[++i];
         }
         else if (a == "-h" || a == "--help")
         {
             std::cout << usage << "\n";
-            return 0;
+            return ExitCode::kCompleted;
         }
         else if (!a.empty() && a[0] == '-')
         {
             std::cerr << "tf-run: unknown option " << a << "\n" << usage << "\n";
-            return 2;
+            return ExitCode::kBadInput;
         }
         else if (path.empty())
         {
@@ -1009,22 +1111,34 @@ RunScenarioCommandLine(int argc, char** argv)
         else
         {
             std::cerr << "tf-run: more than one scenario file given\n" << usage << "\n";
-            return 2;
+            return ExitCode::kBadInput;
         }
     }
     if (path.empty())
     {
         std::cerr << usage << "\n";
-        return 2;
+        return ExitCode::kBadInput;
     }
     try
     {
+        const auto t0 = std::chrono::steady_clock::now();
         ScenarioConfig cfg = LoadScenarioFile(path, sets);
+        // Outputs are checked before anything is built or simulated.
+        const std::string outWhere =
+            out.empty() ? path + ": name: the output directory " : std::string("--out ");
         if (out.empty())
         {
             out = "results/" + cfg.name;
         }
+        const std::string outError = PrepareOutputDirectory(out);
+        if (!outError.empty())
+        {
+            std::cerr << "error: " << outWhere << out << ": " << outError << "\n";
+            return ExitCode::kBadInput;
+        }
         ScenarioRunner run(cfg, out);
+        run.AddSetupWallTime(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         run.Build();
         for (const std::string& w : run.GetWarnings())
         {
@@ -1033,17 +1147,17 @@ RunScenarioCommandLine(int argc, char** argv)
         run.Run();
         run.WriteOutputs(out);
         std::cout << run.ConsoleSummary() << "  results in " << out << "/\n";
-        return 0;
+        return run.GetExitCode();
     }
     catch (const ScenarioError& e)
     {
         std::cerr << "error: " << e.what() << "\n";
-        return 2;
+        return ExitCode::kBadInput;
     }
     catch (const std::exception& e)
     {
         std::cerr << "error: " << e.what() << "\n";
-        return 1;
+        return ExitCode::kFailure;
     }
 }
 

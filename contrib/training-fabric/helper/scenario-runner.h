@@ -20,6 +20,7 @@ namespace ns3
 {
 
 class CollectiveEngine;
+class StallDetector;
 class TraceRunner;
 class FabricTopology;
 class PathMonitor;
@@ -74,6 +75,26 @@ class ScenarioRunner
     /// Simulate. Call once, after Build().
     void Run();
 
+    /// How a run ended.
+    enum Outcome
+    {
+        COMPLETED,    //!< every flow, collective and rank finished
+        STOP_REACHED, //!< stop came first
+        STALLED,      //!< a PFC pause cycle blocked all progress for stall_timeout
+    };
+
+    /// \return how Run() ended
+    Outcome GetOutcome() const;
+    /// \return "completed", "stop_reached" or "stalled"
+    static std::string OutcomeName(Outcome o);
+    /// \return tf-run's exit code for this run (see ExitCode in run-control.h)
+    int GetExitCode() const;
+    /**
+     * Count \p seconds of wall time spent before the runner existed (reading
+     * the scenario and its traces) in the set-up time summary.json reports.
+     */
+    void AddSetupWallTime(double seconds);
+
     /// \return summary.json text (deterministic except the wall_s line)
     std::string SummaryJson() const;
     /// \return flows.csv text (deterministic)
@@ -98,7 +119,9 @@ class ScenarioRunner
     struct Totals
     {
         double simTimeS{0};
-        double wallS{0};
+        double setupWallS{0};     //!< reading inputs (AddSetupWallTime) and Build()
+        double simWallS{0};       //!< Simulator::Run()
+        uint64_t peakRssBytes{0}; //!< of the process, at the end of Run()
         uint64_t events{0};
         uint64_t flowsCompleted{0};
         uint64_t bytesSent{0};      //!< payload bytes of all flows (posted)
@@ -128,11 +151,16 @@ class ScenarioRunner
     void OnRecvComplete(uint32_t flow);
     void OnSendComplete(uint32_t flow);
     void Collect();
+    /// \return whether every flow, collective and rank has finished
+    bool AllDone() const;
 
     ScenarioConfig m_cfg;
     std::string m_outDir;
     std::unique_ptr<CollectiveEngine> m_engine;
     std::unique_ptr<TraceRunner> m_traceRunner;
+    std::unique_ptr<StallDetector> m_stall;
+    Outcome m_outcome{STOP_REACHED};
+    Time m_endTime; //!< simulated time when Run() ended
     Ptr<PathMonitor> m_monitor;
     uint32_t m_iteration{0};
     uint32_t m_phase{0};
@@ -153,7 +181,8 @@ class ScenarioRunner
 
 /**
  * Command-line entry of `tf-run SCENARIO.json [--out DIR] [--set k=v ...]`.
- * \return the process exit code (0 ok, 2 bad input, 1 other failure)
+ * \return the process exit code (ExitCode: 0 completed, 1 failure, 2 bad
+ *         input, 3 stop reached with work unfinished, 4 stalled)
  */
 int RunScenarioCommandLine(int argc, char** argv);
 

@@ -475,90 +475,115 @@ FabricTopology::Connect(uint32_t src, uint32_t dst, uint8_t cls, uint16_t srcPor
     return qp;
 }
 
-std::vector<std::string>
-FabricTopology::FindPauseCycle() const
+std::vector<FabricTopology::SwitchQueue>
+FabricTopology::FindPauseCycleQueues() const
 {
     // Nodes: (switch, port, class) egress queues paused by their peer and
     // non-empty. Edges: from such a queue to every such queue of the peer
     // switch in the same class (the frames it waits for cannot leave).
-    struct Q
-    {
-        uint32_t sw;
-        uint32_t port;
-        uint8_t cls;
-    };
-
-    std::vector<Q> nodes;
-    std::map<std::tuple<uint32_t, uint32_t, uint8_t>, std::size_t> index;
+    std::vector<SwitchQueue> nodes;
+    std::vector<std::size_t> firstOfSwitch(m_switches.size() + 1); // nodes sorted by switch
     for (uint32_t s = 0; s < m_switches.size(); ++s)
     {
+        firstOfSwitch[s] = nodes.size();
         Ptr<FabricSwitch> sw = m_switches[s].sw;
         for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
         {
+            Ptr<FabricNetDevice> dev = sw->GetPort(p);
             for (uint8_t c = 0; c < FabricNetDevice::kNumClasses; ++c)
             {
-                Ptr<FabricNetDevice> dev = sw->GetPort(p);
                 if (dev->IsPaused(c) && dev->GetQueueFrames(c) > 0)
                 {
-                    index[{s, p, c}] = nodes.size();
-                    nodes.push_back(Q{s, p, c});
+                    nodes.push_back(SwitchQueue{s, p, c});
                 }
             }
         }
     }
-    std::vector<std::vector<std::size_t>> next(nodes.size());
-    for (std::size_t i = 0; i < nodes.size(); ++i)
+    firstOfSwitch[m_switches.size()] = nodes.size();
+    auto next = [&](std::size_t u, std::vector<std::size_t>& out) {
+        out.clear();
+        const Endpoint peer = GetSwitchPortPeer(nodes[u].sw, nodes[u].port);
+        if (!peer.isHost)
+        {
+            for (std::size_t v = firstOfSwitch[peer.index]; v < firstOfSwitch[peer.index + 1]; ++v)
+            {
+                if (nodes[v].cls == nodes[u].cls)
+                {
+                    out.push_back(v);
+                }
+            }
+        }
+    };
+    // Depth-first search for a back edge, with an explicit stack (a deep
+    // recursion over many paused queues would overflow the call stack).
+    std::vector<int> state(nodes.size(), 0); // 0 new, 1 on the path, 2 done
+
+    struct Frame
     {
-        Endpoint peer = GetSwitchPortPeer(nodes[i].sw, nodes[i].port);
-        if (peer.isHost)
+        std::size_t node;
+        std::vector<std::size_t> succ;
+        std::size_t at;
+    };
+
+    for (std::size_t root = 0; root < nodes.size(); ++root)
+    {
+        if (state[root] != 0)
         {
             continue;
         }
-        for (std::size_t j = 0; j < nodes.size(); ++j)
+        std::vector<Frame> path;
+        path.push_back(Frame{root, {}, 0});
+        next(root, path.back().succ);
+        state[root] = 1;
+        while (!path.empty())
         {
-            if (nodes[j].sw == peer.index && nodes[j].cls == nodes[i].cls)
+            Frame& f = path.back();
+            if (f.at == f.succ.size())
             {
-                next[i].push_back(j);
+                state[f.node] = 2;
+                path.pop_back();
+                continue;
             }
-        }
-    }
-    // Depth-first search for a back edge.
-    std::vector<int> state(nodes.size(), 0); // 0 new, 1 on stack, 2 done
-    std::vector<std::size_t> stack;
-    std::vector<std::string> cycle;
-    std::function<bool(std::size_t)> dfs = [&](std::size_t u) {
-        state[u] = 1;
-        stack.push_back(u);
-        for (std::size_t v : next[u])
-        {
+            const std::size_t v = f.succ[f.at++];
             if (state[v] == 1)
             {
-                auto it = std::find(stack.begin(), stack.end(), v);
-                for (; it != stack.end(); ++it)
+                std::vector<SwitchQueue> cycle;
+                auto it = std::find_if(path.begin(), path.end(), [v](const Frame& x) {
+                    return x.node == v;
+                });
+                for (; it != path.end(); ++it)
                 {
-                    const Q& q = nodes[*it];
-                    cycle.push_back(m_switches[q.sw].sw->GetName() + ":" + std::to_string(q.port) +
-                                    ":" + std::to_string(q.cls));
+                    cycle.push_back(nodes[it->node]);
                 }
-                return true;
+                return cycle;
             }
-            if (state[v] == 0 && dfs(v))
+            if (state[v] == 0)
             {
-                return true;
+                state[v] = 1;
+                path.push_back(Frame{v, {}, 0});
+                next(v, path.back().succ);
             }
-        }
-        stack.pop_back();
-        state[u] = 2;
-        return false;
-    };
-    for (std::size_t i = 0; i < nodes.size() && cycle.empty(); ++i)
-    {
-        if (state[i] == 0)
-        {
-            dfs(i);
         }
     }
-    return cycle;
+    return {};
+}
+
+std::string
+FabricTopology::QueueName(const SwitchQueue& q) const
+{
+    return m_switches.at(q.sw).sw->GetName() + ":" + std::to_string(q.port) + ":" +
+           std::to_string(q.cls);
+}
+
+std::vector<std::string>
+FabricTopology::FindPauseCycle() const
+{
+    std::vector<std::string> names;
+    for (const SwitchQueue& q : FindPauseCycleQueues())
+    {
+        names.push_back(QueueName(q));
+    }
+    return names;
 }
 
 std::vector<uint32_t>

@@ -170,13 +170,31 @@ class FabricTopology : public Object
      */
     Ptr<RdmaQueuePair> Connect(uint32_t src, uint32_t dst, uint8_t cls, uint16_t srcPort = 0) const;
 
+    /// A switch egress queue: (switch, port, traffic class).
+    struct SwitchQueue
+    {
+        uint32_t sw;
+        uint32_t port;
+        uint8_t cls;
+
+        bool operator==(const SwitchQueue& o) const
+        {
+            return sw == o.sw && port == o.port && cls == o.cls;
+        }
+    };
+
     /**
      * Look for a PFC pause cycle, the signature of a deadlock: a sequence of
      * switch egress queues, each paused by its peer and holding frames, each
      * peer being the next switch of the sequence, that closes on itself.
-     * \return the cycle as "switch:port:class" names, empty when none
+     * Cost: one pass over every switch queue, then linear in the paused ones.
+     * \return the queues of the cycle in order, empty when none
      */
+    std::vector<SwitchQueue> FindPauseCycleQueues() const;
+    /// FindPauseCycleQueues() as "switch:port:class" names.
     std::vector<std::string> FindPauseCycle() const;
+    /// \return "switch:port:class" for \p q
+    std::string QueueName(const SwitchQueue& q) const;
 
   private:
     void DoDispose() override;
