@@ -275,3 +275,25 @@ TEST(SilentWrongResults, NamesAreUtf8AndShortEnoughForAFileName)
     EXPECT_FALSE(IsValidUtf8("\xe2\x82"));         // truncated
     EXPECT_FALSE(IsValidUtf8("\x80"));             // a lone continuation byte
 }
+
+TEST(TopologyFileSize, TheHeaderCannotClaimMoreHostsThanTheFileHasLinks)
+{
+    // Every host has its own link: 999,999,999 hosts with no link line used
+    // to size vectors by the claim (4 GB) before finding the first host unlinked.
+    const std::string path = ::testing::TempDir() + "claims.topo";
+    std::ofstream(path) << "999999999 0 0\n";
+    try
+    {
+        TopologyFileHelper::CountHosts(path);
+        FAIL();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_EQ(std::string(e.what()),
+                  path + ":1: 999999999 hosts need 999999999 links (one each), the header "
+                         "announces 0");
+    }
+    // Three nodes, one switch, two links: two hosts, each with its link.
+    std::ofstream(path) << "3 1 2\n2\n0 2 25Gbps 1us 0\n1 2 25Gbps 1us 0\n";
+    EXPECT_EQ(TopologyFileHelper::CountHosts(path), 2u);
+}

@@ -441,5 +441,5 @@ INSTANTIATE_TEST_SUITE_P(
         BadFile{"node_range", "3 1 2\n2\n0 9 1Gbps 1us 0\n1 2 1Gbps 1us 0\n", "bad.txt:3: node 9"},
         BadFile{"errors", "3 1 2\n2\n0 2 1Gbps 1us 0.01\n1 2 1Gbps 1us 0\n", "not modelled"},
         BadFile{"host_host", "3 1 2\n2\n0 1 1Gbps 1us 0\n1 2 1Gbps 1us 0\n", "joins two hosts"},
-        BadFile{"lonely_host", "3 1 1\n2\n0 2 1Gbps 1us 0\n", "host node 1 has no link"}),
+        BadFile{"lonely_host", "3 1 1\n2\n0 2 1Gbps 1us 0\n", "2 hosts need 2 links (one each)"}),
     [](const ::testing::TestParamInfo<BadFile>& info) { return std::string(info.param.name); });

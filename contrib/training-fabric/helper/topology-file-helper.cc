@@ -136,16 +136,24 @@ Parse(const std::string& text, const std::string& name, bool headerOnly)
         }
         next = 2;
     }
-    if (headerOnly)
-    {
-        return t;
-    }
     if (lines.size() - next != nlinks)
     {
         const int at = lines.size() > next ? lines.back().first : lines[next - 1].first;
         fail(at,
              "header announces " + std::to_string(nlinks) + " links, the file has " +
                  std::to_string(lines.size() - next));
+    }
+    // Every host has its own link, so the node count is bounded by the
+    // file's length (checked before anything is sized by it).
+    if (t.nodes - nsw > nlinks)
+    {
+        fail(head.first,
+             std::to_string(t.nodes - nsw) + " hosts need " + std::to_string(t.nodes - nsw) +
+                 " links (one each), the header announces " + std::to_string(nlinks));
+    }
+    if (headerOnly)
+    {
+        return t;
     }
     for (std::size_t i = next; i < lines.size(); ++i)
     {

@@ -40,7 +40,8 @@ class TopologyFileHelper : public FabricTopologyHelper
 
     Ptr<FabricTopology> Install() override;
 
-    /// Count the hosts a file describes (validates the header and switch list).
+    /// Count the hosts a file describes (validates the header, the switch list and the link
+    /// count; not the links themselves).
     static uint32_t CountHosts(const std::string& path);
 
   private:
