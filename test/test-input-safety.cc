@@ -297,3 +297,24 @@ TEST(TopologyFileSize, TheHeaderCannotClaimMoreHostsThanTheFileHasLinks)
     std::ofstream(path) << "3 1 2\n2\n0 2 25Gbps 1us 0\n1 2 25Gbps 1us 0\n";
     EXPECT_EQ(TopologyFileHelper::CountHosts(path), 2u);
 }
+
+TEST(JsonNumbers, ANumberBeyondDoubleIsInvalidJsonNotACrash)
+{
+    // nlohmann::json throws out_of_range (not parse_error) for a number
+    // beyond the double range: found by fuzz/scenario-reader-fuzz.
+    try
+    {
+        ParseScenarioText("{\"seed\": 1e999}", {}, "big.json");
+        FAIL();
+    }
+    catch (const ScenarioError& e)
+    {
+        EXPECT_EQ(
+            std::string(e.what()).rfind("big.json: invalid JSON: [json.exception.out_of_range", 0),
+            0u)
+            << e.what();
+    }
+    // As a --set value it is not JSON, so a string, and the key says what it expected.
+    EXPECT_EQ(LoadError({"seed=1e999"}),
+              std::string(kIncastFile) + ": seed: expected a non-negative integer, got \"1e999\"");
+}

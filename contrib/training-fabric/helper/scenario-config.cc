@@ -1310,7 +1310,7 @@ ApplySet(json& doc, const std::string& set, const std::string& file)
     {
         value = ParseStrict(text, file, "--set " + path);
     }
-    catch (const json::parse_error&)
+    catch (const json::exception&) // parse_error, or out_of_range for a number like 1e999
     {
         value = text; // not JSON: a string
     }
@@ -1531,7 +1531,7 @@ ParseScenarioText(const std::string& jsonText,
     {
         doc = ParseStrict(jsonText, file, "");
     }
-    catch (const json::parse_error& e)
+    catch (const json::exception& e) // parse_error; out_of_range for 1e999
     {
         // "[json.exception.parse_error.101] parse error at line 3, column 5: ..."
         throw Error(file + ": invalid JSON: " + e.what());
