@@ -45,7 +45,7 @@ const char* kIncastFile = "examples/incast-8to1.json";
 
 struct RunResult
 {
-    ScenarioRunner::Outcome outcome;
+    RunOutcome outcome;
     int exitCode;
     nlohmann::json summary;
 };
@@ -96,7 +96,7 @@ TEST(StallDetection, ADeadlockEndsTheRunWhenItStalls)
     // there. T is after 0 and, as the cycle exists by 5 ms, at most one
     // check period later: 1 ms < end <= 6.25 ms, not 50 ms.
     const RunResult r = RunText(kRing, {"stall_timeout=\"1ms\""});
-    EXPECT_EQ(r.outcome, ScenarioRunner::STALLED);
+    EXPECT_EQ(r.outcome, RunOutcome::STALLED);
     EXPECT_EQ(r.exitCode, 4);
     const double end = r.summary["sim_time_s"].get<double>();
     EXPECT_GT(end, 0.001);
@@ -122,7 +122,7 @@ TEST(StallDetection, WithoutDetectionTheRunLastsUntilStop)
     // the end-of-run check still reports the cycle, and the exit code says
     // that stop came first.
     const RunResult r = RunText(kRing, {"stall_timeout=0", "stop=\"20ms\""});
-    EXPECT_EQ(r.outcome, ScenarioRunner::STOP_REACHED);
+    EXPECT_EQ(r.outcome, RunOutcome::STOP_REACHED);
     EXPECT_EQ(r.exitCode, 3);
     EXPECT_DOUBLE_EQ(r.summary["sim_time_s"].get<double>(), 0.02);
     EXPECT_EQ(r.summary["unfinished"]["reason"], "stop time reached");
@@ -135,7 +135,7 @@ TEST(StallDetection, PausesWithoutACycleAreNoStall)
     // up-down routing on a leaf-spine has no cyclic buffer dependency: even
     // a 1 us stall_timeout (checks every 250 ns) must not end it early.
     const RunResult r = RunFile(kIncastFile, {"stall_timeout=\"1us\""});
-    EXPECT_EQ(r.outcome, ScenarioRunner::COMPLETED);
+    EXPECT_EQ(r.outcome, RunOutcome::COMPLETED);
     EXPECT_EQ(r.exitCode, 0);
     EXPECT_GT(r.summary["pfc_pause_frames"].get<uint64_t>(), 0u);
     EXPECT_EQ(r.summary["flows_completed"], 8);
@@ -146,11 +146,11 @@ TEST(ExitCodes, UnfinishedRunsFailUnlessFixedLength)
 {
     // The incast needs 0.66 ms; a 100 us stop leaves all 8 flows unfinished.
     const RunResult stopped = RunFile(kIncastFile, {"stop=\"100us\""});
-    EXPECT_EQ(stopped.outcome, ScenarioRunner::STOP_REACHED);
+    EXPECT_EQ(stopped.outcome, RunOutcome::STOP_REACHED);
     EXPECT_EQ(stopped.exitCode, 3);
     EXPECT_EQ(stopped.summary["outcome"], "stop_reached");
     const RunResult fixed = RunFile(kIncastFile, {"stop=\"100us\"", "fixed_length=true"});
-    EXPECT_EQ(fixed.outcome, ScenarioRunner::STOP_REACHED);
+    EXPECT_EQ(fixed.outcome, RunOutcome::STOP_REACHED);
     EXPECT_EQ(fixed.exitCode, 0);
     EXPECT_EQ(RunFile(kIncastFile, {}).exitCode, 0);
     // The same through tf-run's entry point.

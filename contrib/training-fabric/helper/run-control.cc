@@ -17,6 +17,34 @@
 namespace ns3
 {
 
+std::string
+OutcomeName(RunOutcome o)
+{
+    switch (o)
+    {
+    case RunOutcome::COMPLETED:
+        return "completed";
+    case RunOutcome::STALLED:
+        return "stalled";
+    default:
+        return "stop_reached";
+    }
+}
+
+int
+ExitCodeFor(RunOutcome o, bool fixedLength)
+{
+    switch (o)
+    {
+    case RunOutcome::COMPLETED:
+        return ExitCode::kCompleted;
+    case RunOutcome::STALLED:
+        return ExitCode::kStalled;
+    default:
+        return fixedLength ? ExitCode::kCompleted : ExitCode::kStopReached;
+    }
+}
+
 StallDetector::StallDetector(Ptr<FabricTopology> topo, Time timeout)
     : m_topo(topo),
       m_timeout(timeout),

@@ -32,6 +32,20 @@ constexpr int kStopReached = 3; //!< stop came with work unfinished
 constexpr int kStalled = 4;     //!< ended early: a PFC pause cycle stopped all progress
 } // namespace ExitCode
 
+/// How a run ended.
+enum class RunOutcome
+{
+    COMPLETED,    //!< every flow, collective and rank finished
+    STOP_REACHED, //!< stop came first
+    STALLED,      //!< a PFC pause cycle blocked all progress for stall_timeout
+};
+
+/// \return "completed", "stop_reached" or "stalled" (summary.json's `outcome`)
+std::string OutcomeName(RunOutcome o);
+
+/// \return tf-run's exit code for a run that ended so (\p fixedLength: stop is no failure)
+int ExitCodeFor(RunOutcome o, bool fixedLength);
+
 /**
  * \ingroup training-fabric
  * \brief Ends a run that a PFC deadlock has stalled, when it stalls.

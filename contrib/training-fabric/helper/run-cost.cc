@@ -213,6 +213,22 @@ CheckRunCost(const ScenarioConfig& cfg, Ptr<FabricTopology> topo)
                  Str(cfg.trace.flows.size()) + " flows (limit " + Str(RunLimits::kCcTraceRows) +
                  "): expected fewer traced flows, a larger trace.interval or an earlier stop");
     }
+    // A flow that cannot finish within the longest run even alone (very
+    // large on slow links) would show an ideal FCT beyond the clock.
+    const Time longest = PicoSeconds(ScenarioLimits::kMaxTimeSeconds * 1000000000000LL);
+    const std::vector<FlowSpec>& flows = cfg.workload.flows;
+    for (std::size_t i = 0; i < flows.size(); ++i)
+    {
+        const FlowSpec& f = flows[i];
+        if (topo->GetIdealFct(f.src, f.dst, f.bytes, cfg.nic.mtu) > longest)
+        {
+            Fail(cfg,
+                 "workload",
+                 "flow " + Str(i) + " (" + Str(f.bytes) + " B, host " + Str(f.src) + " to " +
+                     Str(f.dst) + ") would take longer than the longest run (" +
+                     ScenarioLimits::kMaxTimeText + ") even on an idle path");
+        }
+    }
     for (const TraceGraph& g : cfg.workload.trace.graphs)
     {
         for (const TraceNode& n : g.nodes)

@@ -64,7 +64,8 @@ RunCost EstimateRunCost(const ScenarioConfig& cfg, Ptr<FabricTopology> topo);
 /**
  * Refuse what cannot run usefully: throws ScenarioError (one line naming the
  * key, the estimate and the limit) when an estimate exceeds its RunLimits,
- * a trace message exceeds ScenarioLimits::kMaxMessageBytes, or an explicit
+ * a trace message exceeds ScenarioLimits::kMaxMessageBytes, a flow's ideal
+ * FCT exceeds the longest run (ScenarioLimits::kMaxTimeSeconds), or an explicit
  * switch.headroom is below the derived headroom of some switch port without
  * switch.allow_small_headroom.
  * \return warnings for the console and summary.json (a small headroom allowed)

@@ -9,7 +9,6 @@
 #include "fat-tree-helper.h"
 #include "leaf-spine-helper.h"
 #include "rail-optimized-helper.h"
-#include "run-control.h"
 #include "run-cost.h"
 #include "topology-file-helper.h"
 #include "torus-helper.h"
@@ -432,14 +431,6 @@ ScenarioRunner::Build()
         rec.bytes = f.bytes;
         rec.start = f.start;
         rec.idealFct = m_topo->GetIdealFct(f.src, f.dst, f.bytes, nic.mtu);
-        if (rec.idealFct > PicoSeconds(ScenarioLimits::kMaxTimeSeconds * 1000000000000LL))
-        {
-            throw ScenarioError(file + ": workload: flow " + std::to_string(i) + " (" +
-                                std::to_string(f.bytes) + " B, host " + std::to_string(f.src) +
-                                " to " + std::to_string(f.dst) +
-                                ") would take longer than the longest run (" +
-                                ScenarioLimits::kMaxTimeText + ") even on an idle path");
-        }
         m_qps[i] = qp;
         Ptr<RdmaNic> src = m_topo->GetNic(f.src);
         const uint64_t bytes = f.bytes;
@@ -504,38 +495,16 @@ ScenarioRunner::AllDone() const
     return true;
 }
 
-ScenarioRunner::Outcome
+RunOutcome
 ScenarioRunner::GetOutcome() const
 {
     return m_outcome;
 }
 
-std::string
-ScenarioRunner::OutcomeName(Outcome o)
-{
-    switch (o)
-    {
-    case COMPLETED:
-        return "completed";
-    case STALLED:
-        return "stalled";
-    default:
-        return "stop_reached";
-    }
-}
-
 int
 ScenarioRunner::GetExitCode() const
 {
-    switch (m_outcome)
-    {
-    case COMPLETED:
-        return ExitCode::kCompleted;
-    case STALLED:
-        return ExitCode::kStalled;
-    default:
-        return m_cfg.fixedLength ? ExitCode::kCompleted : ExitCode::kStopReached;
-    }
+    return ExitCodeFor(m_outcome, m_cfg.fixedLength);
 }
 
 void
@@ -668,12 +637,14 @@ ScenarioRunner::Run()
     {
         m_monitor->Finish();
     }
-    m_outcome = AllDone() ? COMPLETED : (m_stall && m_stall->IsStalled() ? STALLED : STOP_REACHED);
-    if (m_outcome == STALLED)
+    m_outcome = AllDone() ? RunOutcome::COMPLETED
+                          : (m_stall && m_stall->IsStalled() ? RunOutcome::STALLED
+                                                             : RunOutcome::STOP_REACHED);
+    if (m_outcome == RunOutcome::STALLED)
     {
         m_pauseCycle = m_stall->GetCycle();
     }
-    else if (m_outcome == STOP_REACHED)
+    else if (m_outcome == RunOutcome::STOP_REACHED)
     {
         m_pauseCycle = m_topo->FindPauseCycle();
     }
@@ -883,14 +854,14 @@ ScenarioRunner::SummaryJson() const
         j["collectives"] = {{"instances", m_traceRunner->GetEngine().GetRecords().size()}};
         unfinished["ranks_unfinished"] = stats.size() - done;
     }
-    if (m_outcome != COMPLETED)
+    if (m_outcome != RunOutcome::COMPLETED)
     {
         if (!m_flows.empty())
         {
             unfinished["flows_unfinished"] = m_flows.size() - t.flowsCompleted;
         }
         unfinished["bytes_unacked"] = t.bytesSent - t.bytesAcked;
-        unfinished["reason"] = m_outcome == STALLED
+        unfinished["reason"] = m_outcome == RunOutcome::STALLED
                                    ? "stalled: no frame left any queue of a PFC pause cycle for "
                                      "stall_timeout (" +
                                          TimeToText(m_cfg.stallTimeout) + ")"
@@ -1061,13 +1032,13 @@ ScenarioRunner::ConsoleSummary() const
         }
         os << "\n";
     }
-    if (m_outcome == STALLED)
+    if (m_outcome == RunOutcome::STALLED)
     {
         os << "  stopped at " << FormatSeconds(m_endTime)
            << " s: no frame left the cycle for stall_timeout (" << TimeToText(m_cfg.stallTimeout)
            << ")\n";
     }
-    else if (m_outcome == STOP_REACHED)
+    else if (m_outcome == RunOutcome::STOP_REACHED)
     {
         os << "  NOT finished: stop (" << TimeToText(m_cfg.stop) << ") came first"
            << (m_cfg.fixedLength ? " (a fixed-length run)" : "") << "\n";

@@ -9,6 +9,7 @@
 
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
+#include "ns3/run-control.h"
 #include "ns3/scenario-config.h"
 
 #include <cstdint>
@@ -20,7 +21,6 @@ namespace ns3
 {
 
 class CollectiveEngine;
-class StallDetector;
 class TraceRunner;
 class FabricTopology;
 class PathMonitor;
@@ -75,19 +75,9 @@ class ScenarioRunner
     /// Simulate. Call once, after Build().
     void Run();
 
-    /// How a run ended.
-    enum Outcome
-    {
-        COMPLETED,    //!< every flow, collective and rank finished
-        STOP_REACHED, //!< stop came first
-        STALLED,      //!< a PFC pause cycle blocked all progress for stall_timeout
-    };
-
     /// \return how Run() ended
-    Outcome GetOutcome() const;
-    /// \return "completed", "stop_reached" or "stalled"
-    static std::string OutcomeName(Outcome o);
-    /// \return tf-run's exit code for this run (see ExitCode in run-control.h)
+    RunOutcome GetOutcome() const;
+    /// \return tf-run's exit code for this run (ExitCodeFor)
     int GetExitCode() const;
     /**
      * Count \p seconds of wall time spent before the runner existed (reading
@@ -159,7 +149,7 @@ class ScenarioRunner
     std::unique_ptr<CollectiveEngine> m_engine;
     std::unique_ptr<TraceRunner> m_traceRunner;
     std::unique_ptr<StallDetector> m_stall;
-    Outcome m_outcome{STOP_REACHED};
+    RunOutcome m_outcome{RunOutcome::STOP_REACHED};
     Time m_endTime; //!< simulated time when Run() ended
     Ptr<PathMonitor> m_monitor;
     uint32_t m_iteration{0};
