@@ -6,6 +6,7 @@
 #                                   build, then run a scenario with build/bin/tf-run
 #   ./tf demo                       build, then run the flagship study
 #   ./tf bench                      build, then run every build/bin/bench-* (one JSON line each)
+#   ./tf sanitize [ctest args]      build build-sanitize/ with ASan+UBSan, run the suite
 #   ./tf help                       this text
 # Environment: TF_BUILD_TYPE=Debug for ns-3's debug profile (first configure
 # only; or rm -rf build), TF_VERBOSE=1 to show the compiler's output.
@@ -22,8 +23,10 @@ PACKAGES=(build-essential cmake ccache libns3-dev ns3 libgsl-dev libsqlite3-dev 
 DEMO_SCRIPT="examples/ecmp-vs-static/run.py"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
-BUILD="$ROOT/build"
+BUILD_NAME="build"                  # build/, or build-sanitize/ for ./tf sanitize
+BUILD="$ROOT/$BUILD_NAME"
 BIN="$BUILD/bin"
+CMAKE_ARGS=()
 BUILD_TYPE="${TF_BUILD_TYPE:-Release}"
 JOBS="$(nproc 2>/dev/null || echo 2)"
 
@@ -60,7 +63,7 @@ install_packages() {
 }
 
 # Configure (once) and build incrementally. Compiler output goes to
-# build/build.log and is shown only on failure (or with TF_VERBOSE=1), so that
+# <build>/build.log and is shown only on failure (or with TF_VERBOSE=1), so that
 # a subcommand's own output stays readable.
 build() {
   install_packages
@@ -74,20 +77,20 @@ build() {
   local home
   home="$( { grep -m1 '^CMAKE_HOME_DIRECTORY:INTERNAL=' "$cache" 2>/dev/null || true; } | cut -d= -f2-)"
   if [[ -n "$home" && "$(realpath -m "$home")" != "$ROOT" ]]; then
-    log "build/ was configured for another source tree; reconfiguring"
+    log "$BUILD_NAME/ was configured for another source tree; reconfiguring"
     rm -rf "$cache" "$BUILD/CMakeFiles"
   fi
   if [[ ! -f "$cache" || ! ( -f "$BUILD/Makefile" || -f "$BUILD/build.ninja" ) ]]; then
-    log "configuring build/ ($BUILD_TYPE)"
-    if ! cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE="$BUILD_TYPE" \
+    log "configuring $BUILD_NAME/ ($BUILD_TYPE${CMAKE_ARGS[*]:+ ${CMAKE_ARGS[*]}})"
+    if ! cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE="$BUILD_TYPE" "${CMAKE_ARGS[@]}" \
         >"$BUILD/configure.log" 2>&1; then
       cat "$BUILD/configure.log" >&2
-      die "configure failed (log: build/configure.log)"
+      die "configure failed (log: $BUILD_NAME/configure.log)"
     fi
   fi
 
   local buildlog="$BUILD/build.log"
-  log "building (log: build/build.log)"
+  log "building (log: $BUILD_NAME/build.log)"
   if [[ -n "${TF_VERBOSE:-}" ]]; then
     cmake --build "$BUILD" -j"$JOBS" >&2 || die "build failed"
   elif ! cmake --build "$BUILD" -j"$JOBS" >"$buildlog" 2>&1; then
@@ -99,15 +102,15 @@ build() {
     else
       tail -n 40 "$buildlog" >&2
     fi
-    die "build failed (full log: build/build.log; TF_VERBOSE=1 ./tf build to watch it)"
+    die "build failed (full log: $BUILD_NAME/build.log; TF_VERBOSE=1 ./tf build to watch it)"
   elif grep -q 'warning:' "$buildlog"; then
-    log "compiler warnings: see build/build.log"
+    log "compiler warnings: see $BUILD_NAME/build.log"
   fi
   exec 9>&- # release the lock before running anything
 }
 
 usage() {
-  sed -n '2,11p' "$ROOT/tf" | sed 's/^# \{0,1\}//'
+  sed -n '2,12p' "$ROOT/tf" | sed 's/^# \{0,1\}//'
 }
 
 cmd="${1:-help}"
@@ -150,6 +153,22 @@ case "$cmd" in
       "$b" || { log "$(basename "$b") failed"; status=1; }
     done
     exit $status
+    ;;
+  sanitize)
+    # The same suite built with AddressSanitizer and UndefinedBehaviorSanitizer
+    # (-O1: sanitizers need no more, and it compiles fastest); its
+    # HostileInputs test runs every hostile input against the sanitized
+    # tf-run. Any report fails the run.
+    BUILD_NAME="build-sanitize"
+    BUILD="$ROOT/$BUILD_NAME"
+    BIN="$BUILD/bin"
+    BUILD_TYPE="Sanitize"
+    CMAKE_ARGS=(-DTF_SANITIZE=ON)
+    build
+    cd "$ROOT"
+    export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
+    export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+    exec ctest --test-dir "$BUILD" --output-on-failure --no-tests=error -j"$JOBS" "$@"
     ;;
   help | -h | --help)
     usage
