@@ -180,6 +180,17 @@ TEST(DataPlane, PauseExpiresAfterItsQuantaAndXonResumesAtOnce)
     const Time xonArrival = MicroSeconds(11) + PicoSeconds(6720) + NanoSeconds(100);
     Simulator::Schedule(xonArrival - PicoSeconds(1), [&]() { pausedBeforeXon = a->IsPaused(3); });
     Simulator::Schedule(xonArrival + PicoSeconds(1), [&]() { pausedAfterXon = a->IsPaused(3); });
+    // A third pause at 20 us (1000 quanta), refreshed at 22 us with 500
+    // quanta (2.56 us): a later frame replaces the deadline (the model doc),
+    // even with a shorter time, so the pause ends 2.56 us after the refresh
+    // lands, at 22.10672 + 2.56 us, not at the first frame's deadline
+    // (25.22672 us) nor at the sum of both.
+    Simulator::Schedule(MicroSeconds(20), [b]() { b->SendPfc(3, 1000); });
+    Simulator::Schedule(MicroSeconds(22), [b]() { b->SendPfc(3, 500); });
+    const Time refreshEnd = MicroSeconds(22) + PicoSeconds(6720) + NanoSeconds(100 + 2560);
+    bool beforeRefreshEnd = false, afterRefreshEnd = true;
+    Simulator::Schedule(refreshEnd - PicoSeconds(1), [&]() { beforeRefreshEnd = a->IsPaused(3); });
+    Simulator::Schedule(refreshEnd, [&]() { afterRefreshEnd = a->IsPaused(3); });
     Simulator::Run();
     EXPECT_FALSE(before);
     EXPECT_TRUE(during);
@@ -187,9 +198,13 @@ TEST(DataPlane, PauseExpiresAfterItsQuantaAndXonResumesAtOnce)
     EXPECT_FALSE(after);
     EXPECT_TRUE(pausedBeforeXon);
     EXPECT_FALSE(pausedAfterXon);
-    EXPECT_EQ(a->GetCounters().pfcRx, 3u);
-    // Paused time: 5.12 us + (xonArrival - second pause start) = 5.12 + 1.0 us.
-    EXPECT_EQ(a->GetCounters().pausedTime[3], NanoSeconds(5120) + MicroSeconds(1));
+    EXPECT_TRUE(beforeRefreshEnd);
+    EXPECT_FALSE(afterRefreshEnd);
+    EXPECT_EQ(a->GetCounters().pfcRx, 5u);
+    // Paused time: 5.12 us + (xonArrival - second pause start) = 1.0 us +
+    // (refreshEnd - third pause start) = 2 + 2.56 us.
+    EXPECT_EQ(a->GetCounters().pausedTime[3],
+              NanoSeconds(5120) + MicroSeconds(1) + NanoSeconds(2000 + 2560));
     Simulator::Destroy();
 }
 
@@ -308,6 +323,7 @@ TEST(DataPlane, CongestedIngressKeepsItsUpstreamPausedByRefreshingAtHalfTheQuant
     Simulator::Schedule(MicroSeconds(1), [&]() { topo->GetNic(0)->PostSend(qp, 4000000); });
     Simulator::Schedule(MicroSeconds(2), [host1]() { host1->SendPfc(3, 65535); });
     Simulator::Schedule(MicroSeconds(60), [host1]() { host1->SendPfc(3, 0); });
+    Simulator::Stop(MilliSeconds(2)); // 4 MB take 0.4 ms; a broken pause must not hang
     Simulator::Run();
     EXPECT_TRUE(received);
     // The XOFF frames, then exactly one XON, and nothing after it.
@@ -436,6 +452,7 @@ TEST(DataPlane, OneLostPacketIsRecoveredByOneNakAndGoBackN)
         done = Simulator::Now();
     });
     Simulator::Schedule(PicoSeconds(t0), [a, qp]() { a->PostSend(qp, 40 * 4096); });
+    Simulator::Stop(MilliSeconds(5));
     Simulator::Run();
     EXPECT_EQ(r.dropped, 1u);
     EXPECT_EQ(qp->GetRetransmits(), retransmits);
@@ -491,6 +508,7 @@ TEST(DataPlane, LostLastPacketIsRecoveredByTheTimerAfterExactlyOneTimeout)
     qp->SetRecvCompleteCallback(
         [&done](Ptr<RdmaQueuePair>, uint64_t, uint64_t) { done = Simulator::Now(); });
     Simulator::Schedule(PicoSeconds(t0), [a, qp]() { a->PostSend(qp, 40 * 4096); });
+    Simulator::Stop(MilliSeconds(5));
     Simulator::Run();
     EXPECT_EQ(r.dropped, 1u);
     EXPECT_EQ(qp->GetRetransmits(), 1u);

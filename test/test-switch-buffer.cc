@@ -285,6 +285,7 @@ TEST(SwitchEcn, FramesMarkedOnTheWireFollowTheRedRamp)
                 ctx.first->push_back({ctx.second->GetQueueBytes(cls), cls, info.ecn, ect});
             },
             std::make_pair(&sent, PeekPointer(out))));
+    Simulator::Stop(MilliSeconds(10)); // the drain ends near 2 ms
     Simulator::Run();
     ASSERT_EQ(sent.size(), 2200u);
     EXPECT_EQ(sw->GetCounters().drops[FabricSwitch::DROP_BUFFER_OVERFLOW], 0u);
