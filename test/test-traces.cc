@@ -16,6 +16,7 @@
 #include <fstream>
 #include <gtest/gtest.h>
 #include <iterator>
+#include <nlohmann/json.hpp>
 #include <set>
 
 using namespace ns3;
@@ -91,6 +92,22 @@ TEST(ChakraReader, AcceptsAHandBuiltByteSequence)
     EXPECT_EQ(g.nodes[1].durationMicros, 0u);
     EXPECT_EQ(g.nodes[1].dataDeps, std::vector<uint64_t>({1}));
     ValidateGraph(g);
+}
+
+TEST(ChakraReader, LengthPrefixesOfSeveralVarintBytes)
+{
+    // A node of 137 bytes: id 1 (08 01), name of 130 'n' (12, length 130 =
+    // varint 82 01, the bytes), type COMP (18 04). Its length prefix 137 =
+    // 0b1'0001001 takes two varint bytes, low group first: 0x89 0x01.
+    const std::string name(130, 'n');
+    const std::string node = Bytes({0x08, 0x01, 0x12, 0x82, 0x01}) + name + Bytes({0x18, 0x04});
+    ASSERT_EQ(node.size(), 137u);
+    TraceGraph g = ParseChakra(kMeta + Bytes({0x89, 0x01}) + node, "long.et", 0);
+    ASSERT_EQ(g.nodes.size(), 1u);
+    EXPECT_EQ(g.nodes[0].name, name);
+    EXPECT_EQ(g.nodes[0].kind, TraceNode::COMP);
+    // And the writer frames it the same way.
+    EXPECT_EQ(SerializeChakra(g).substr(kMeta.size(), 2), Bytes({0x89, 0x01}));
 }
 
 TEST(ChakraReader, RejectsBadStreamsWithClearErrors)
@@ -214,9 +231,11 @@ TEST(TraceRunner, DependencyOrderAndComputeAddExactly)
         }
     }
     // The send starts at 10 us; rank 1's compute starts when the 1 MB
-    // arrives: after 10 us + the message's ideal time on the idle leaf, and
-    // takes exactly 7 us.
-    const Time arrival = MicroSeconds(10) + topo->GetIdealFct(0, 1, 1000000, 4096);
+    // arrives, and takes exactly 7 us. 1 MB = 244 full frames (4178 line
+    // bytes, s = 334.24 ns at 100 Gb/s) and one of 576 B (658 line bytes,
+    // s' = 52.64 ns) over h = 2 links of d = 1 us, stored and forwarded
+    // once: (n - 1 + h - 1) s + s' + h d = 245 s + s' + 2 d = 83.94144 us.
+    const Time arrival = MicroSeconds(10) + PicoSeconds(245 * 334240 + 52640 + 2000000);
     EXPECT_EQ(ranks[1].nodeStart[1], arrival);
     EXPECT_EQ(ranks[1].finish, arrival + MicroSeconds(7));
     EXPECT_EQ(ranks[0].finish - ranks[0].nodeStart[2], MicroSeconds(5));
@@ -266,9 +285,18 @@ TEST(TraceScenario, ChakraAndTextWorkloadsRunFromScenarioFiles)
         ScenarioRunner run(ParseScenarioText(base + w + "}", {}, "trace.json"));
         run.Build();
         run.Run();
-        const std::string summary = run.SummaryJson();
-        EXPECT_EQ(summary.find("\"done\": false"), std::string::npos) << summary;
-        EXPECT_NE(summary.find("\"exposed_comm_s\""), std::string::npos);
+        // Every rank done; exposed communication = finish - compute (no
+        // overlap of compute and communication on one rank).
+        const auto summary = nlohmann::json::parse(run.SummaryJson());
+        ASSERT_FALSE(summary.at("ranks").empty());
+        for (const auto& r : summary.at("ranks"))
+        {
+            EXPECT_TRUE(r.at("done").get<bool>()) << r;
+            EXPECT_NEAR(r.at("exposed_comm_s").get<double>(),
+                        r.at("finish_s").get<double>() - r.at("compute_s").get<double>(),
+                        2e-9)
+                << r;
+        }
     }
     // The text trace's compute adds up: 50 + 80 us per rank.
     ScenarioRunner run(
