@@ -123,6 +123,12 @@ TEST(Scenario, IncastWithoutPfcDropsAndGoBackNStillDeliversEverything)
     EXPECT_EQ(t.flowsCompleted, 8u);
     EXPECT_EQ(t.bytesDelivered, 8000000u);
     EXPECT_EQ(t.bytesAcked, 8000000u);
+    // Every packet goes out once plus its resends: 8 flows x 245 packets.
+    EXPECT_EQ(t.dataPackets, 8u * 245 + t.retransmits);
+    // How many losses, resends and timeouts a lossy incast takes has no
+    // closed form; the relation: losing and resending costs time, so it
+    // ends after the lossless run's exact end (derived above).
+    EXPECT_GT(t.simTimeS, kIncastEnd);
 }
 
 TEST(Scenario, SameScenarioAndSeedGiveIdenticalOutputs)
