@@ -242,3 +242,34 @@ TEST(Routing, BalancedStaticSpreadsEveryLeafEvenly)
     }
     Simulator::Destroy();
 }
+
+TEST(Routing, BalancedStaticPicksTheDestinationsRankOnItsLeaf)
+{
+    // The rule (model doc): at a switch with a choice toward host d, take
+    // member rank(d) mod n, rank(d) = d's index among the hosts of its own
+    // leaf. With 6 hosts per leaf and 4 spines the rank (d - 6 on leaf 1)
+    // and the host id differ mod 4, so the test tells them apart.
+    Fabric f;
+    Build(f, 4, 6);
+    Ptr<FabricTopology> topo = f.topo;
+    FabricRoutingHelper::InstallBalancedStatic(topo);
+    Ptr<FabricSwitch> leaf0 = topo->GetSwitch(0);
+    for (uint32_t src = 0; src < 6; ++src)
+    {
+        for (uint32_t dst = 6; dst < 12; ++dst)
+        {
+            RoceFrameInfo info{};
+            info.srcIp = 0x0A000001u + src;
+            info.dstIp = 0x0A000001u + dst;
+            info.srcPort = 0xC000;
+            info.dstPort = 4791;
+            info.ipProto = 17;
+            const auto& up = leaf0->GetRoute(dst);
+            ASSERT_EQ(up.size(), 4u);
+            EXPECT_EQ(leaf0->GetRouting()->SelectEgress(info, src, dst, up.data(), 4),
+                      up[(dst - 6) % 4])
+                << src << " -> " << dst;
+        }
+    }
+    Simulator::Destroy();
+}
