@@ -242,6 +242,29 @@ TEST(TraceRunner, DependencyOrderAndComputeAddExactly)
     Simulator::Destroy();
 }
 
+TEST(TraceRunner, ControlDependenciesOrderNodesLikeDataDependencies)
+{
+    // Rank 0: node 2 (5 us) waits for node 1 (10 us) by a control
+    // dependency only: it runs from 10 us to 15 us. Node 3 (7 us) has no
+    // dependency and runs from 0 to 7 us.
+    std::vector<TraceGraph> g =
+        ParseTextTrace("rank 0\n1: comp 10\n2: comp 5 ctrl 1\n3: comp 7\n", "ctrl.txt");
+    ValidateWorkload(g, {});
+    LeafSpineHelper ls;
+    ls.SetShape(1, 1, 2);
+    Ptr<FabricTopology> topo = ls.Install();
+    TraceRunner run(topo, g, {}, {}, 1, 1);
+    run.Start();
+    Simulator::Run();
+    const auto& r = run.GetRanks().at(0);
+    ASSERT_TRUE(r.done);
+    EXPECT_EQ(r.nodeStart[1], MicroSeconds(10));
+    EXPECT_EQ(r.nodeFinish[1], MicroSeconds(15));
+    EXPECT_EQ(r.nodeStart[2], Time(0));
+    EXPECT_EQ(r.finish, MicroSeconds(15));
+    Simulator::Destroy();
+}
+
 TEST(TraceRunner, CollectivesJoinAcrossRanks)
 {
     // Four ranks: rank r computes 10 r us, then all join one all-reduce; the
