@@ -713,8 +713,9 @@ TEST(Convergence, DcqcnSitsAtItsFluidFixedPoint)
     //    every frame is marked and every flow is cut each 50 us, which DCQCN
     //    never needs at these loads.
     //  - No PFC pause: a queue below Kmax = 400 KB over n ingress ports is
-    //    far below the XOFF threshold of each, P / (8 + n) >= 980 KB with
-    //    P = 15.7 MB of shared pool and Alpha 1/8.
+    //    far below the XOFF threshold of each, P / (8 + n) >= 1 MB with
+    //    Alpha 1/8 and the leaf's shared pool P = 16 MiB - (n + 1) ports x
+    //    (8 x 4 KiB reserved + 37,618 B headroom) >= 16.1 MB.
     for (uint32_t n : {2u, 8u})
     {
         const Convergence c = RunIncast("ns3::RdmaCcDcqcn", n, MilliSeconds(80));
@@ -830,8 +831,9 @@ TEST(Convergence, TimelyConvergesWithItsHundredGigabitProfile)
     //    anywhere in the band, so its largest queue stays below TIMELY's mean
     //    (the relation the patch is for). (Its fixed point at T_ref is not
     //    stable with these parameters: the rate climbs slowly with the queue
-    //    empty, overshoots T_ref by about 20 KB, is cut by 10% and the queue
-    //    drains: a limit cycle of about 1.2 ms, mean queue 17-25 KB.)
+    //    empty, overshoots T_ref by about 20 KB, is cut by about 12% and the
+    //    queue drains: a limit cycle of about 1.25 ms, mean queue 17-25 KB;
+    //    the model doc has the details.)
     const double sFull = 4178 * 8 / 100e9;
     auto queueAt = [&](double rttUs) { return (rttUs * 1e-6 - (kT0 - sFull)) * kC; };
     for (uint32_t n : {2u, 8u})

@@ -269,7 +269,7 @@ TEST(DataPlane, StrictPriorityServesEveryHigherClassBeforeABackloggedLowerOne)
         expected.insert(expected.end(), 3, 1000 + cls);
     }
     ASSERT_EQ(arrivals.size(), expected.size());
-    double ps = Ps(0, 100) + 1e6; // start at 1 us
+    double ps = 1e6; // the first frame starts at 1 us
     for (std::size_t i = 0; i < expected.size(); ++i)
     {
         ps += Ps(expected[i] + 24, 100);
@@ -338,12 +338,10 @@ TEST(DataPlane, CongestedIngressKeepsItsUpstreamPausedByRefreshingAtHalfTheQuant
     }
     const Time firstXoff = pfcAtHost0.front().first;
     const Time xon = pfcAtHost0.back().first;
-    // The ingress stays congested until the leaf can send again at 60 us
-    // (+ 6.72 ns + 1 us for host 1's XON to land): the XON comes after that,
-    // and the refreshes cover the whole episode: one XOFF, then one refresh
-    // per T/2 until the XON, the last refresh less than T/2 before it.
-    // (The leaf cannot drain before host 1's XON lands, at 60 us + 6.72 ns
-    // + 1 us; the episode must outlast T, or no refresh would be needed.)
+    // The leaf cannot drain before host 1's XON lands (60 us + 6.72 ns +
+    // 1 us), so its XON to host 0 comes after that; the episode must outlast
+    // T, or no refresh would be needed. The refreshes cover it: one XOFF,
+    // then one refresh per T/2 until the XON, the last less than T/2 before.
     EXPECT_GT(xon, MicroSeconds(61));
     ASSERT_GT(xon - firstXoff, pauseTime);
     EXPECT_EQ(nXoff,

@@ -160,7 +160,7 @@ TEST(PathMonitor, LinksCsvAddsUpToWhatTheDevicesDid)
     // 2 MB buffer, so that PFC pauses and paused time is accounted: leaf 0
     // (6 ports) keeps a shared pool of 2 MB - 6 x 8 x 4 KiB - 6 x 37,618 B =
     // 1.58 MB, and each of the three ingresses feeding spine 0's uplink may
-    // hold S <= (P - 3S) / 8, S <= P / 11 = 144 KB, while each brings 2 MB at
+    // hold S <= (P - 3S) / 8, S <= P / 11 = 143 KB, while each brings 2 MB at
     // 100 Gb/s that leaves at a third of that: they must be paused.
     Forced f = RunForced(false, {0, 0, 0, 1}, 2000000);
 
