@@ -57,7 +57,7 @@ for t in "${TARGETS[@]}"; do
   clang++ "${FLAGS[@]}" -o "$out/$t" "$ROOT/fuzz/$t.cc" $(sources "$t") "${LIBS[@]}"
   # Runs from the repository root: scenario seeds name traces/ and examples/ files.
   log="$out/fuzz.log"
-  if ! (cd "$ROOT" && "$out/$t" -max_total_time="$SECONDS_TO_RUN" -max_len=4096 -timeout=10 \
+  if ! (cd "$ROOT" && "$out/$t" -max_total_time="$SECONDS_TO_RUN" -max_len=4096 -timeout=25 \
           -rss_limit_mb=2048 -artifact_prefix="$out/" "$out/corpus" "$(seeds "$t")") \
         >"$log" 2>&1; then
     status=1
