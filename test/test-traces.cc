@@ -5,6 +5,7 @@
  * the errors bad traces get, the text format, and execution order and timing.
  */
 #include "ns3/execution-trace.h"
+#include "ns3/trace-generator.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/scenario-config.h"

@@ -5,6 +5,7 @@
 
 #include "collective-plan.h"
 #include "topology-file-helper.h"
+#include "trace-generator.h"
 
 #include "ns3/fabric-topology.h"
 

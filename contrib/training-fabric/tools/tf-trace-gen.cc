@@ -21,9 +21,10 @@
  *     sends its activations (B bytes) to the next stage, which receives first.
  * gossip: decentralized training (AD-PSGD): each step a learner computes,
  *     then exchanges its model (B bytes) with its ring neighbour.
- * (See GenerateTrace in ns3/execution-trace.h.)
+ * (See GenerateTrace in ns3/trace-generator.h.)
  */
 #include "ns3/execution-trace.h"
+#include "ns3/trace-generator.h"
 #include "ns3/scenario-config.h"
 
 #include <fstream>
