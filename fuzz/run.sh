@@ -18,6 +18,8 @@ FLAGS=(-std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recov
 clang++ "${FLAGS[@]}" -o "$OUT/chakra-reader-fuzz" \
   "$ROOT/fuzz/chakra-reader-fuzz.cc" \
   "$ROOT/contrib/training-fabric/helper/execution-trace.cc" \
+  "$ROOT/contrib/training-fabric/helper/text-trace.cc" \
+  "$ROOT/contrib/training-fabric/helper/trace-workload.cc" \
   "$PROTO/et_def.pb.cc" \
   -L"$ROOT/build/lib" -Wl,-rpath,"$ROOT/build/lib" -ltraining-fabric \
   -lns3-core -lns3-network -lns3-internet -lprotobuf -lz

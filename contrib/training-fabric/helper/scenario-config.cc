@@ -4,8 +4,11 @@
 #include "scenario-config.h"
 
 #include "collective-plan.h"
+#include "text-trace.h"
 #include "topology-file-helper.h"
 #include "trace-generator.h"
+#include "trace-runner.h"
+#include "trace-workload.h"
 
 #include "ns3/fabric-topology.h"
 
@@ -956,53 +959,19 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
                 text << in.rdbuf();
                 t.graphs = ParseTextTrace(text.str(), t.path);
             }
-            if (!t.commGroups.empty())
+            if (!t.commGroups.empty() && t.commGroups != "empty") // "empty": none, as ASTRA-sim
             {
                 t.groups = ReadCommGroups(t.commGroups, static_cast<uint32_t>(t.graphs.size()));
             }
-            ValidateWorkload(t.graphs, t.groups);
-            // Every collective must be plannable with the algorithm chosen for
-            // its type on its group (checked once per type, algorithm, size).
-            std::set<std::tuple<std::string, std::string, std::size_t>> checked;
-            for (const TraceGraph& g : t.graphs)
-            {
-                for (const TraceNode& n : g.nodes)
-                {
-                    if (n.kind != TraceNode::COMM_COLL)
-                    {
-                        continue;
-                    }
-                    CollectiveSpec spec;
-                    spec.type = CollectiveName(n.commType);
-                    auto a = t.algorithms.find(spec.type);
-                    spec.algorithm = a != t.algorithms.end()
-                                         ? a->second
-                                         : (spec.type == "all-to-all" ? "direct" : "ring");
-                    if (spec.type == "barrier" || spec.type == "broadcast" || spec.type == "reduce")
-                    {
-                        spec.algorithm = "chain";
-                    }
-                    spec.ranks = static_cast<uint32_t>(
-                        n.pgName.empty() ? t.graphs.size() : t.groups.at(n.pgName).size());
-                    if (!checked.emplace(spec.type, spec.algorithm, spec.ranks).second)
-                    {
-                        continue;
-                    }
-                    spec.bytes = std::min<uint64_t>(n.commSize, 1u << 20);
-                    spec.dims = t.dims;
-                    spec.dimAlgorithms = t.dimAlgorithms;
-                    try
-                    {
-                        PlanCollective(spec);
-                    }
-                    catch (const std::invalid_argument& e)
-                    {
-                        throw TraceError(g.source + ": node " + std::to_string(n.id) + ": " +
-                                         spec.type + " on " + std::to_string(spec.ranks) +
-                                         " ranks: " + e.what());
-                    }
-                }
-            }
+            AddMetadataGroups(t.graphs, t.groups);
+            t.warnings = ValidateWorkload(t.graphs, t.groups);
+            CheckTraceCollectives(t.graphs,
+                                  t.groups,
+                                  TraceCollectiveOptions{t.algorithms,
+                                                         t.chunks,
+                                                         t.channels,
+                                                         t.dims,
+                                                         t.dimAlgorithms});
         }
         catch (const TraceError& e)
         {

@@ -230,15 +230,16 @@ struct CollectiveWorkload
 /// `workload` of type "chakra" or "text": execution traces, read and checked.
 struct TraceWorkload
 {
-    std::string path;                              //!< chakra: the file prefix; text: the text file
-    std::string commGroups;                        //!< comm-group JSON (chakra), empty: every rank
+    std::string path;       //!< chakra: the file prefix; text: the text file
+    std::string commGroups; //!< comm-group JSON (chakra); "" or "empty": none
     std::map<std::string, std::string> algorithms; //!< collective -> algorithm
     uint32_t chunks{1};
     uint32_t channels{1};
     std::vector<uint32_t> dims;             //!< hierarchical all-reduce: group shape
     std::vector<std::string> dimAlgorithms; //!< hierarchical: algorithm per dimension
     std::vector<TraceGraph> graphs;         //!< one per rank, validated
-    CommGroups groups;
+    CommGroups groups;                      //!< the comm-group file's, then METADATA nodes'
+    std::vector<std::string> warnings;      //!< what the checks accepted, one line each
     // gossip (generated traces)
     uint32_t steps{0};
     uint64_t bytes{0};

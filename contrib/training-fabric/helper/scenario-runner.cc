@@ -393,10 +393,11 @@ ScenarioRunner::Build()
         m_traceRunner = std::make_unique<TraceRunner>(m_topo,
                                                       tw.graphs,
                                                       tw.groups,
-                                                      tw.algorithms,
-                                                      tw.chunks,
-                                                      tw.channels);
-        m_traceRunner->SetHierarchy(tw.dims, tw.dimAlgorithms);
+                                                      TraceCollectiveOptions{tw.algorithms,
+                                                                             tw.chunks,
+                                                                             tw.channels,
+                                                                             tw.dims,
+                                                                             tw.dimAlgorithms});
         Simulator::Schedule(Time(0), [this]() {
             m_traceRunner->Start(TraceRunner::DoneCallback([]() { Simulator::Stop(); }));
         });
@@ -771,6 +772,10 @@ ScenarioRunner::SummaryJson() const
         }
         j["ranks"] = ranks;
         j["collectives"] = {{"instances", m_traceRunner->GetEngine().GetRecords().size()}};
+        if (!m_cfg.workload.trace.warnings.empty())
+        {
+            j["warnings"] = m_cfg.workload.trace.warnings;
+        }
         if (done < stats.size())
         {
             j["unfinished"] = {{"ranks_unfinished", stats.size() - done},
@@ -998,6 +1003,10 @@ RunScenarioCommandLine(int argc, char** argv)
     try
     {
         ScenarioConfig cfg = LoadScenarioFile(path, sets);
+        for (const std::string& w : cfg.workload.trace.warnings)
+        {
+            std::cerr << "warning: " << w << "\n";
+        }
         if (out.empty())
         {
             out = "results/" + cfg.name;

@@ -24,8 +24,10 @@
  * (See GenerateTrace in ns3/trace-generator.h.)
  */
 #include "ns3/execution-trace.h"
-#include "ns3/trace-generator.h"
 #include "ns3/scenario-config.h"
+#include "ns3/text-trace.h"
+#include "ns3/trace-generator.h"
+#include "ns3/trace-workload.h"
 
 #include <fstream>
 #include <iostream>
