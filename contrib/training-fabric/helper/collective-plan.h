@@ -36,6 +36,9 @@ struct Transfer
     uint64_t bytes{0};
     uint32_t channel{0};
     std::vector<uint32_t> deps; //!< transfers whose arrival must precede this one's start
+    /// Its depth in the dependency graph: 0 without dependencies, else one
+    /// more than its deepest dependency's (a ring's step number).
+    uint32_t step{0};
 };
 
 /// The transfers of one collective; a transfer may start once its dependencies have arrived.

@@ -1796,19 +1796,46 @@ ParseScenarioText(const std::string& jsonText,
         {
             if (!fl->is_array())
             {
-                tr.Fail("trace.flows", "expected an array of flow indices", *fl);
+                tr.Fail("trace.flows", "expected an array of flow indices or selectors", *fl);
             }
+            const bool flowsWorkload = !cfg.workload.flows.empty();
             for (std::size_t i = 0; i < fl->size(); ++i)
             {
-                cfg.trace.flows.push_back(static_cast<uint32_t>(
-                    tr.UIntOf("trace.flows[" + std::to_string(i) + "]",
-                              (*fl)[i],
-                              0,
-                              cfg.workload.flows.empty() ? 0 : cfg.workload.flows.size() - 1)));
-            }
-            if (!fl->empty() && cfg.workload.flows.empty())
-            {
-                tr.Fail("trace.flows", "the workload has no flows");
+                const std::string key = "trace.flows[" + std::to_string(i) + "]";
+                const json& e = (*fl)[i];
+                FlowSelector sel;
+                if (flowsWorkload)
+                {
+                    sel.index =
+                        static_cast<int64_t>(tr.UIntOf(key, e, 0, cfg.workload.flows.size() - 1));
+                }
+                else
+                {
+                    // A collective's or a trace's flows exist once posted: select them.
+                    if (!e.is_object())
+                    {
+                        tr.Fail(key,
+                                "expected a selector such as {\"collective\": 0, \"step\": 1} "
+                                "(this workload posts its flows as it runs)",
+                                e);
+                    }
+                    Section s(file, key, e);
+                    sel.collective =
+                        s.Find("collective") ? s.UInt("collective", 0, 0, INT64_MAX) : -1;
+                    sel.step = s.Find("step") ? s.UInt("step", 0, 0, INT32_MAX) : -1;
+                    sel.node = s.Find("node") ? s.UInt("node", 0, 0, INT64_MAX) : -1;
+                    sel.src = s.Find("src") ? s.UInt("src", 0, 0, INT64_MAX) : -1;
+                    s.Finish();
+                    if ((sel.collective < 0) == (sel.node < 0) ||
+                        (sel.step >= 0 && sel.collective < 0))
+                    {
+                        tr.Fail(key,
+                                "expected {\"collective\": C, \"step\": S, \"src\": H} (step "
+                                "and src optional) or {\"node\": N, \"src\": H} (src optional)",
+                                e);
+                    }
+                }
+                cfg.trace.flows.push_back(sel);
             }
         }
         tr.Finish();
@@ -2001,7 +2028,28 @@ ScenarioToJson(const ScenarioConfig& c)
     // Every workload form ends the document the same way.
     auto finish = [&](const nlohmann::ordered_json& workload) {
         j["workload"] = workload;
-        j["trace"] = {{"flows", c.trace.flows}, {"interval", time(c.trace.interval)}};
+        json flows = json::array();
+        for (const FlowSelector& s : c.trace.flows)
+        {
+            if (s.index >= 0)
+            {
+                flows.push_back(s.index);
+                continue;
+            }
+            json o = json::object();
+            for (const auto& [k, v] : {std::pair<const char*, int64_t>{"collective", s.collective},
+                                       {"step", s.step},
+                                       {"node", s.node},
+                                       {"src", s.src}})
+            {
+                if (v >= 0)
+                {
+                    o[k] = v;
+                }
+            }
+            flows.push_back(o);
+        }
+        j["trace"] = {{"flows", flows}, {"interval", time(c.trace.interval)}};
         j["monitor"] = {{"enabled", c.monitor.enabled},
                         {"bin", time(c.monitor.bin)},
                         {"elephant", c.monitor.elephantBytes}};

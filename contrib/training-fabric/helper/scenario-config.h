@@ -35,6 +35,7 @@
 
 #include "collective-plan.h"
 #include "execution-trace.h"
+#include "flow-log.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
@@ -178,8 +179,8 @@ struct MonitorConfig
 /// `trace` section: per-QP congestion-control time series and queue sampling.
 struct TraceConfig
 {
-    std::vector<uint32_t> flows; //!< flow indices whose rate/window/RTT/alpha go to cc_trace.csv
-    Time interval;               //!< sampling period (also of switch queues)
+    std::vector<FlowSelector> flows; //!< flows whose rate/window/RTT/alpha go to cc_trace.csv
+    Time interval;                   //!< sampling period (also of switch queues)
 };
 
 /// A static pin: traffic from src to dst crosses spine `spine`.

@@ -3,6 +3,8 @@
  */
 #include "trace-runner.h"
 
+#include "flow-log.h"
+
 #include "ns3/fabric-topology.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
@@ -201,11 +203,13 @@ TraceRunner::TraceRunner(Ptr<FabricTopology> topo,
                          std::vector<TraceGraph> graphs,
                          CommGroups groups,
                          TraceCollectiveOptions options,
-                         uint8_t trafficClass)
+                         uint8_t trafficClass,
+                         FlowLog* log)
     : m_topo(topo),
       m_graphs(std::move(graphs)),
       m_groups(std::move(groups)),
-      m_options(std::move(options))
+      m_options(std::move(options)),
+      m_log(log)
 {
     if (m_graphs.size() > topo->GetNHosts())
     {
@@ -213,7 +217,7 @@ TraceRunner::TraceRunner(Ptr<FabricTopology> topo,
                          " ranks but the fabric only " + std::to_string(topo->GetNHosts()) +
                          " hosts");
     }
-    m_engine = std::make_unique<CollectiveEngine>(topo, trafficClass);
+    m_engine = std::make_unique<CollectiveEngine>(topo, trafficClass, log);
     m_state.resize(m_graphs.size());
     m_stats.resize(m_graphs.size());
     for (uint32_t r = 0; r < m_graphs.size(); ++r)
@@ -286,10 +290,18 @@ TraceRunner::GetChannel(uint32_t src, uint32_t dst)
     Channel* self = &c;
     c.qp->SetRecvCompleteCallback(
         [this, self, src, dst](Ptr<RdmaQueuePair>, uint64_t seq, uint64_t) {
-            Arrived(src, dst, self->sends.at(seq).first);
+            if (m_log)
+            {
+                m_log->Received(self->sends.at(seq).flow);
+            }
+            Arrived(src, dst, self->sends.at(seq).tag);
         });
     c.qp->SetSendCompleteCallback([this, self, src](Ptr<RdmaQueuePair>, uint64_t seq) {
-        Complete(src, self->sends.at(seq).second);
+        if (m_log)
+        {
+            m_log->Acked(self->sends.at(seq).flow);
+        }
+        Complete(src, self->sends.at(seq).node);
     });
     return c;
 }
@@ -343,13 +355,28 @@ TraceRunner::Issue(uint32_t rank, std::size_t node)
     switch (n.kind)
     {
     case TraceNode::COMM_SEND: {
-        Channel& c = GetChannel(rank, static_cast<uint32_t>(n.Dst(rank)));
+        const uint32_t dst = static_cast<uint32_t>(n.Dst(rank));
+        Channel& c = GetChannel(rank, dst);
+        uint32_t flow = 0;
+        if (m_log)
+        {
+            FlowLog::Flow f;
+            f.src = rank;
+            f.dst = dst;
+            f.srcPort = c.qp->GetSrcPort();
+            f.priority = 3;
+            f.bytes = n.commSize;
+            f.start = Simulator::Now();
+            f.node = static_cast<int64_t>(n.id);
+            f.sharedQp = true;
+            flow = m_log->Add(f, c.qp);
+        }
         const uint64_t seq = m_topo->GetNic(rank)->PostSend(c.qp, n.commSize);
         if (c.sends.size() <= seq)
         {
             c.sends.resize(seq + 1);
         }
-        c.sends[seq] = {n.commTag, node};
+        c.sends[seq] = Send{n.commTag, node, flow};
         break;
     }
     case TraceNode::COMM_RECV: {

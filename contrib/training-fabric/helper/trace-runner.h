@@ -25,6 +25,7 @@ namespace ns3
 {
 
 class FabricTopology;
+class FlowLog;
 class RdmaQueuePair;
 
 /// How the collectives of a trace run.
@@ -121,11 +122,16 @@ class TraceRunner
 
     typedef Callback<void> DoneCallback;
 
+    /**
+     * \param log if given, every message posted (point-to-point sends, with
+     *        their node id, and collective transfers) is a flow there
+     */
     TraceRunner(Ptr<FabricTopology> topo,
                 std::vector<TraceGraph> graphs,
                 CommGroups groups,
                 TraceCollectiveOptions options = {},
-                uint8_t trafficClass = 3);
+                uint8_t trafficClass = 3,
+                FlowLog* log = nullptr);
     ~TraceRunner();
 
     /// Start every rank now; \p done is called when all ranks have finished.
@@ -158,10 +164,17 @@ class TraceRunner
         bool started{false};
     };
 
+    struct Send
+    {
+        int32_t tag;
+        std::size_t node;
+        uint32_t flow; //!< in m_log
+    };
+
     struct Channel
     {
         Ptr<RdmaQueuePair> qp;
-        std::vector<std::pair<int32_t, std::size_t>> sends; //!< by message seq: (tag, node)
+        std::vector<Send> sends; //!< by message seq
     };
 
     void Dispatch(uint32_t rank);
@@ -180,6 +193,7 @@ class TraceRunner
     std::vector<TraceGraph> m_graphs;
     CommGroups m_groups;
     TraceCollectiveOptions m_options;
+    FlowLog* m_log;
     std::vector<RankState> m_state;
     std::vector<RankStats> m_stats;
     std::unique_ptr<CollectiveEngine> m_engine;

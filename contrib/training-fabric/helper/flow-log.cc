@@ -1,0 +1,178 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "flow-log.h"
+
+#include "ns3/fabric-topology.h"
+#include "ns3/rdma-queue-pair.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+namespace ns3
+{
+
+std::string
+FormatSeconds(Time t)
+{
+    int64_t ps = t.GetPicoSeconds();
+    const char* sign = ps < 0 ? "-" : "";
+    uint64_t a = static_cast<uint64_t>(ps < 0 ? -ps : ps);
+    char buf[48];
+    std::snprintf(buf,
+                  sizeof(buf),
+                  "%s%llu.%012llu",
+                  sign,
+                  static_cast<unsigned long long>(a / 1000000000000ULL),
+                  static_cast<unsigned long long>(a % 1000000000000ULL));
+    return buf;
+}
+
+uint32_t
+FlowLog::Add(const Flow& flow, Ptr<RdmaQueuePair> qp)
+{
+    const uint32_t id = static_cast<uint32_t>(m_flows.size());
+    m_flows.push_back(flow);
+    ++m_outstanding;
+    if (!m_selectors.empty() && Selected(id, flow))
+    {
+        m_sampled.push_back({id, qp});
+    }
+    return id;
+}
+
+bool
+FlowLog::Selected(uint32_t id, const Flow& f) const
+{
+    for (const FlowSelector& s : m_selectors)
+    {
+        if (s.index >= 0 ? s.index == id
+                         : ((s.collective >= 0 ? s.collective == f.collective
+                                               : (s.node >= 0 && s.node == f.node)) &&
+                            (s.step < 0 || s.step == f.step) && (s.src < 0 || s.src == f.src)))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+void
+FlowLog::Received(uint32_t id)
+{
+    Flow& f = m_flows[id];
+    f.received = true;
+    f.finish = Simulator::Now();
+}
+
+void
+FlowLog::Acked(uint32_t id)
+{
+    Flow& f = m_flows[id];
+    f.completed = true;
+    f.acked = Simulator::Now();
+    --m_outstanding;
+    if (!m_sampled.empty())
+    {
+        m_sampled.erase(std::remove_if(m_sampled.begin(),
+                                       m_sampled.end(),
+                                       [id](const Sampled& s) { return s.id == id; }),
+                        m_sampled.end());
+    }
+    if (!m_acked.IsNull())
+    {
+        m_acked();
+    }
+}
+
+void
+FlowLog::SetSelectors(const std::vector<FlowSelector>& selectors)
+{
+    m_selectors = selectors;
+}
+
+void
+FlowLog::SetAckedCallback(Callback<void> cb)
+{
+    m_acked = cb;
+}
+
+const std::vector<FlowLog::Sampled>&
+FlowLog::GetSampled() const
+{
+    return m_sampled;
+}
+
+const std::vector<FlowLog::Flow>&
+FlowLog::GetFlows() const
+{
+    return m_flows;
+}
+
+std::vector<FlowLog::Flow>&
+FlowLog::GetFlows()
+{
+    return m_flows;
+}
+
+uint64_t
+FlowLog::GetOutstanding() const
+{
+    return m_outstanding;
+}
+
+void
+FlowLog::SetIdealFcts(const FabricTopology& topo, uint32_t mtu)
+{
+    for (Flow& f : m_flows)
+    {
+        f.idealFct = topo.GetIdealFct(f.src, f.dst, f.bytes, mtu);
+    }
+}
+
+void
+FlowLog::ReleaseQps()
+{
+    m_sampled.clear();
+}
+
+std::string
+FlowLog::Csv() const
+{
+    std::ostringstream os;
+    os << "flow,src,dst,sport,priority,bytes,start_s,finish_s,fct_s,ideal_fct_s,slowdown,"
+          "acked_s,retransmits,timeouts,completed,collective,step,node\n";
+    auto opt = [](int64_t v) { return v < 0 ? std::string() : std::to_string(v); };
+    for (std::size_t i = 0; i < m_flows.size(); ++i)
+    {
+        const Flow& f = m_flows[i];
+        os << i << ',' << f.src << ',' << f.dst << ',' << f.srcPort << ',' << +f.priority << ','
+           << f.bytes << ',' << FormatSeconds(f.start) << ',';
+        if (f.received)
+        {
+            const Time fct = f.finish - f.start;
+            char slow[32];
+            std::snprintf(slow,
+                          sizeof(slow),
+                          "%.6f",
+                          f.idealFct.IsPositive() ? fct.GetSeconds() / f.idealFct.GetSeconds()
+                                                  : 1.0);
+            os << FormatSeconds(f.finish) << ',' << FormatSeconds(fct) << ','
+               << FormatSeconds(f.idealFct) << ',' << slow << ',';
+        }
+        else
+        {
+            os << ",," << FormatSeconds(f.idealFct) << ",,";
+        }
+        os << (f.completed ? FormatSeconds(f.acked) : std::string()) << ','
+           << (f.sharedQp ? std::string() : std::to_string(f.retransmits)) << ','
+           << (f.sharedQp ? std::string() : std::to_string(f.timeouts)) << ','
+           << (f.completed ? 1 : 0) << ',' << opt(f.collective) << ',' << opt(f.step) << ','
+           << opt(f.node) << '\n';
+    }
+    return os.str();
+}
+
+} // namespace ns3
