@@ -8,26 +8,46 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
-#include <sstream>
 
 namespace ns3
 {
 
+namespace
+{
+void
+AppendUnsigned(std::string& s, uint64_t v)
+{
+    char b[24];
+    s.append(b, std::to_chars(b, b + sizeof(b), v).ptr);
+}
+
+/// Seconds with 12 decimals from picoseconds, without floating point.
+void
+AppendSeconds(std::string& s, Time t)
+{
+    const int64_t ps = t.GetPicoSeconds();
+    const uint64_t a = static_cast<uint64_t>(ps < 0 ? -ps : ps);
+    if (ps < 0)
+    {
+        s += '-';
+    }
+    AppendUnsigned(s, a / 1000000000000ULL);
+    char frac[24];
+    char* end = std::to_chars(frac, frac + sizeof(frac), a % 1000000000000ULL).ptr;
+    s += '.';
+    s.append(12 - (end - frac), '0');
+    s.append(frac, end);
+}
+} // namespace
+
 std::string
 FormatSeconds(Time t)
 {
-    int64_t ps = t.GetPicoSeconds();
-    const char* sign = ps < 0 ? "-" : "";
-    uint64_t a = static_cast<uint64_t>(ps < 0 ? -ps : ps);
-    char buf[48];
-    std::snprintf(buf,
-                  sizeof(buf),
-                  "%s%llu.%012llu",
-                  sign,
-                  static_cast<unsigned long long>(a / 1000000000000ULL),
-                  static_cast<unsigned long long>(a % 1000000000000ULL));
-    return buf;
+    std::string s;
+    AppendSeconds(s, t);
+    return s;
 }
 
 uint32_t
@@ -141,38 +161,68 @@ FlowLog::ReleaseQps()
 std::string
 FlowLog::Csv() const
 {
-    std::ostringstream os;
-    os << "flow,src,dst,sport,priority,bytes,start_s,finish_s,fct_s,ideal_fct_s,slowdown,"
-          "acked_s,retransmits,timeouts,completed,collective,step,node\n";
-    auto opt = [](int64_t v) { return v < 0 ? std::string() : std::to_string(v); };
+    std::string s = "flow,src,dst,sport,priority,bytes,start_s,finish_s,fct_s,ideal_fct_s,slowdown,"
+                    "acked_s,retransmits,timeouts,completed,collective,step,node\n";
+    s.reserve(s.size() + m_flows.size() * 192);
+    // One field and its comma; a negative optional is empty.
+    auto u = [&s](uint64_t v) {
+        AppendUnsigned(s, v);
+        s += ',';
+    };
+    auto opt = [&s](int64_t v, char sep) {
+        if (v >= 0)
+        {
+            AppendUnsigned(s, static_cast<uint64_t>(v));
+        }
+        s += sep;
+    };
+    auto sec = [&s](Time t) {
+        AppendSeconds(s, t);
+        s += ',';
+    };
     for (std::size_t i = 0; i < m_flows.size(); ++i)
     {
         const Flow& f = m_flows[i];
-        os << i << ',' << f.src << ',' << f.dst << ',' << f.srcPort << ',' << +f.priority << ','
-           << f.bytes << ',' << FormatSeconds(f.start) << ',';
+        u(i);
+        u(f.src);
+        u(f.dst);
+        u(f.srcPort);
+        u(f.priority);
+        u(f.bytes);
+        sec(f.start);
         if (f.received)
         {
             const Time fct = f.finish - f.start;
+            sec(f.finish);
+            sec(fct);
+            sec(f.idealFct);
             char slow[32];
             std::snprintf(slow,
                           sizeof(slow),
-                          "%.6f",
+                          "%.6f,",
                           f.idealFct.IsPositive() ? fct.GetSeconds() / f.idealFct.GetSeconds()
                                                   : 1.0);
-            os << FormatSeconds(f.finish) << ',' << FormatSeconds(fct) << ','
-               << FormatSeconds(f.idealFct) << ',' << slow << ',';
+            s += slow;
         }
         else
         {
-            os << ",," << FormatSeconds(f.idealFct) << ",,";
+            s += ",,";
+            sec(f.idealFct);
+            s += ',';
         }
-        os << (f.completed ? FormatSeconds(f.acked) : std::string()) << ','
-           << (f.sharedQp ? std::string() : std::to_string(f.retransmits)) << ','
-           << (f.sharedQp ? std::string() : std::to_string(f.timeouts)) << ','
-           << (f.completed ? 1 : 0) << ',' << opt(f.collective) << ',' << opt(f.step) << ','
-           << opt(f.node) << '\n';
+        if (f.completed)
+        {
+            AppendSeconds(s, f.acked);
+        }
+        s += ',';
+        opt(f.sharedQp ? -1 : static_cast<int64_t>(f.retransmits), ',');
+        opt(f.sharedQp ? -1 : static_cast<int64_t>(f.timeouts), ',');
+        u(f.completed ? 1 : 0);
+        opt(f.collective, ',');
+        opt(f.step, ',');
+        opt(f.node, '\n');
     }
-    return os.str();
+    return s;
 }
 
 } // namespace ns3

@@ -764,7 +764,8 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
             if (!ps.Find("bytes"))
             {
                 ps.Fail(ps.Key("bytes"),
-                        "expected the collective's buffer size per rank",
+                        "expected the collective's size per rank as nccl-tests gives it "
+                        "(all-gather: the output)",
                         Nothing());
             }
             spec.bytes = ps.Size("bytes", 0, 1);

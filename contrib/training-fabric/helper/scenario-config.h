@@ -216,7 +216,7 @@ struct CollectiveWorkload
 {
     std::string collective{"all-reduce"}; //!< all-reduce | reduce-scatter | all-gather | all-to-all
     std::string algorithm{"ring"};
-    uint64_t bytes{0};
+    uint64_t bytes{0};           //!< nccl-tests' size (CollectiveSpec::bytes)
     std::vector<uint32_t> group; //!< hosts, rank order
     uint32_t chunks{1};
     uint32_t channels{1};
