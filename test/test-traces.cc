@@ -247,7 +247,9 @@ TEST(TraceRunner, CollectivesJoinAcrossRanks)
     LeafSpineHelper ls;
     ls.SetShape(1, 1, 4);
     Ptr<FabricTopology> topo = ls.Install();
-    TraceRunner run(topo, g, {}, TraceCollectiveOptions{{{"all-reduce", "ring"}}});
+    TraceCollectiveOptions o;
+    o.algorithms = {{"all-reduce", "ring"}};
+    TraceRunner run(topo, g, {}, o);
     run.Start();
     Simulator::Run();
     const auto& rec = run.GetEngine().GetRecords();

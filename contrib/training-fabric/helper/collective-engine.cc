@@ -120,21 +120,8 @@ CollectiveEngine::Post(uint32_t collective, uint32_t transfer)
         return;
     }
     Qp& q = GetQp(src, dst, tr.channel);
-    uint32_t flow = 0;
-    if (m_log)
-    {
-        FlowLog::Flow f;
-        f.src = src;
-        f.dst = dst;
-        f.srcPort = q.qp->GetSrcPort();
-        f.priority = m_class;
-        f.bytes = tr.bytes;
-        f.start = Simulator::Now();
-        f.collective = collective;
-        f.step = static_cast<int32_t>(tr.step);
-        f.sharedQp = true;
-        flow = m_log->Add(f, q.qp);
-    }
+    const uint32_t flow =
+        m_log ? m_log->AddPosted(q.qp, src, dst, m_class, tr.bytes, collective, tr.step, -1) : 0;
     const uint64_t seq = m_topo->GetNic(src)->PostSend(q.qp, tr.bytes);
     if (q.inFlight.size() <= seq)
     {

@@ -63,6 +63,30 @@ FlowLog::Add(const Flow& flow, Ptr<RdmaQueuePair> qp)
     return id;
 }
 
+uint32_t
+FlowLog::AddPosted(Ptr<RdmaQueuePair> qp,
+                   uint32_t src,
+                   uint32_t dst,
+                   uint8_t priority,
+                   uint64_t bytes,
+                   int64_t collective,
+                   int32_t step,
+                   int64_t node)
+{
+    Flow f;
+    f.src = src;
+    f.dst = dst;
+    f.srcPort = qp->GetSrcPort();
+    f.priority = priority;
+    f.bytes = bytes;
+    f.start = Simulator::Now();
+    f.collective = collective;
+    f.step = step;
+    f.node = node;
+    f.sharedQp = true;
+    return Add(f, qp);
+}
+
 bool
 FlowLog::Selected(uint32_t id, const Flow& f) const
 {

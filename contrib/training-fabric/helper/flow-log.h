@@ -85,6 +85,18 @@ class FlowLog
      * flows.csv row.
      */
     uint32_t Add(const Flow& flow, Ptr<RdmaQueuePair> qp);
+    /**
+     * Add a message posted now on \p qp, a QP other messages share (a
+     * collective's transfer, a trace's send). \return its id.
+     */
+    uint32_t AddPosted(Ptr<RdmaQueuePair> qp,
+                       uint32_t src,
+                       uint32_t dst,
+                       uint8_t priority,
+                       uint64_t bytes,
+                       int64_t collective,
+                       int32_t step,
+                       int64_t node);
     /// The flow's last byte arrived now.
     void Received(uint32_t id);
     /// The flow's last byte was acknowledged now.

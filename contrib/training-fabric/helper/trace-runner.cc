@@ -357,20 +357,8 @@ TraceRunner::Issue(uint32_t rank, std::size_t node)
     case TraceNode::COMM_SEND: {
         const uint32_t dst = static_cast<uint32_t>(n.Dst(rank));
         Channel& c = GetChannel(rank, dst);
-        uint32_t flow = 0;
-        if (m_log)
-        {
-            FlowLog::Flow f;
-            f.src = rank;
-            f.dst = dst;
-            f.srcPort = c.qp->GetSrcPort();
-            f.priority = 3;
-            f.bytes = n.commSize;
-            f.start = Simulator::Now();
-            f.node = static_cast<int64_t>(n.id);
-            f.sharedQp = true;
-            flow = m_log->Add(f, c.qp);
-        }
+        const uint32_t flow =
+            m_log ? m_log->AddPosted(c.qp, rank, dst, 3, n.commSize, -1, -1, n.id) : 0;
         const uint64_t seq = m_topo->GetNic(rank)->PostSend(c.qp, n.commSize);
         if (c.sends.size() <= seq)
         {
