@@ -632,4 +632,23 @@ TEST(CollectiveFlows, EveryTransferIsAFlowWithItsCollectiveAndStep)
             << line;
     }
     EXPECT_GT(rows, 0);
+    // Selectors survive scenario.json; an index cannot name a flow that is
+    // posted at run time, and a step needs its collective.
+    ScenarioConfig cfg = ParseScenarioText(text, {}, "flows.json");
+    EXPECT_EQ(ParseScenarioText(ScenarioToJson(cfg), {}, "again.json").trace.flows,
+              cfg.trace.flows);
+    for (const char* bad : {"trace.flows=[3]", R"(trace.flows=[{"step": 1}])"})
+    {
+        try
+        {
+            ParseScenarioText(text, {bad}, "flows.json");
+            FAIL() << bad;
+        }
+        catch (const ScenarioError& e)
+        {
+            EXPECT_NE(std::string(e.what()).find("flows.json: trace.flows[0]: expected"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
 }

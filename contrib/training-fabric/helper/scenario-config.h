@@ -236,7 +236,7 @@ struct TraceWorkload
     std::map<std::string, std::string> algorithms; //!< collective -> algorithm
     uint32_t chunks{1};
     uint32_t channels{1};
-    std::vector<uint32_t> dims;             //!< hierarchical all-reduce: group shape
+    std::vector<uint32_t> dims;             //!< group shape: hierarchical, involved_dim
     std::vector<std::string> dimAlgorithms; //!< hierarchical: algorithm per dimension
     std::vector<TraceGraph> graphs;         //!< one per rank, validated
     CommGroups groups;                      //!< the comm-group file's, then METADATA nodes'
