@@ -11,6 +11,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/dcqcn.h"
 #include "ns3/dctcp.h"
+#include "ns3/fabric-addressing.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/fabric-routing-helper.h"
 #include "ns3/fabric-switch.h"
@@ -20,6 +21,7 @@
 #include "ns3/nstime.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
+#include "ns3/roce-header.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/simulator.h"
@@ -189,12 +191,13 @@ TEST(Timely, RateFollowsThePublishedRules)
     cc->UpdateRate(*qp, MicroSeconds(100));
     r += 50e6;
     EXPECT_NEAR(Bps(qp->GetRate()), r, 1.0);
-    // 7. rtt 110 us: diff 10; rtt_diff = 0.125 x rtt_diff + 0.875 x 10 > 0:
-    // R *= 1 - 0.8 g with g = rtt_diff / 20 us.
-    const double prevDiff = cc->GetRttDiffUs();
+    // 7. rtt 110 us: diff 10. rtt_diff was -437.5 after update 2 and decayed
+    // by 1/8 in each of updates 3-6 (diff 0): -437.5 / 8^4. Now rtt_diff =
+    // 0.125 x (-437.5 / 8^4) + 0.875 x 10 = 8.7366 > 0: R *= 1 - 0.8 g with
+    // g = rtt_diff / 20 us.
     cc->UpdateRate(*qp, MicroSeconds(110));
-    const double rttDiff = 0.125 * prevDiff + 0.875 * 10;
-    ASSERT_GT(rttDiff, 0);
+    const double rttDiff = 0.125 * (-437.5 / 4096) + 0.875 * 10;
+    EXPECT_NEAR(cc->GetRttDiffUs(), rttDiff, 1e-9);
     r *= 1 - 0.8 * rttDiff / 20;
     EXPECT_NEAR(Bps(qp->GetRate()), r, 1.0);
     // 8. rtt 30 us < Tlow: R += delta.
@@ -314,10 +317,14 @@ TEST(Dctcp, WindowCutByAlphaAndGrowsOneMtuPerWindow)
     Simulator::Destroy();
 }
 
-TEST(Dcqcn, NotificationPointPacesCnpsPerQp)
+TEST(Dcqcn, NotificationPointSendsOneCnpPerQpPerInterval)
 {
-    // Everything marked (Kmin = Kmax = 0, Pmax = 1): the receiver would send
-    // a CNP per packet, but sends at most one per QP per 50 us.
+    // Everything queued is marked (Kmin = Kmax = 0, Pmax = 1): the receiver
+    // sees runs of CE-marked packets on each QP. The notification point
+    // (DCQCN paper; the model doc) answers a CE-marked packet with a CNP when
+    // it sent none to that QP in the last 50 us. The test replays that rule
+    // on the packets as they arrive at the receiver's port and expects
+    // exactly the CNPs it gives, at the same instants, QP by QP.
     ScenarioConfig cfg = ParseScenarioText(R"({
         "topology": {"type": "leaf-spine", "leaves": 1, "spines": 1, "hosts_per_leaf": 3},
         "switch": {"ecn": {"kmin": 0, "kmax": 0, "pmax": 1.0}},
@@ -326,28 +333,49 @@ TEST(Dcqcn, NotificationPointPacesCnpsPerQp)
                                            "cnp.json");
     ScenarioRunner run(cfg);
     run.Build();
-    // Hook the receiver's notification point through the config path: the
-    // NIC counts CNPs; the trace checks the spacing per QP.
-    std::map<uint32_t, std::vector<Time>> sent;
-    Config::ConnectWithoutContextFailSafe(
-        "/NodeList/*/$ns3::RdmaNic/CnpSent",
+    using PerQp = std::map<std::pair<uint32_t, uint32_t>, std::vector<Time>>; // (peer, QPN)
+    PerQp sent;
+    PerQp ceArrivals;
+    Config::ConnectWithoutContextFailSafe("/NodeList/*/$ns3::RdmaNic/CnpSent",
+                                          MakeBoundCallback(
+                                              +[](PerQp* m, uint32_t peer, uint32_t qpn) {
+                                                  (*m)[{peer, qpn}].push_back(Simulator::Now());
+                                              },
+                                              &sent));
+    run.GetTopology()->GetNic(0)->GetDevice()->TraceConnectWithoutContext(
+        "MacRx",
         MakeBoundCallback(
-            +[](std::map<uint32_t, std::vector<Time>>* m, uint32_t peer, uint32_t qpn) {
-                (*m)[peer * 1000 + qpn].push_back(Simulator::Now());
+            +[](PerQp* m, Ptr<const Packet> p) {
+                RoceFrameInfo info;
+                if (ParseRoceFrame(*p, info) && info.ecn == 3 &&
+                    info.opcode != roce::kOpAcknowledge && info.opcode != roce::kOpCnp)
+                {
+                    (*m)[{fabric::HostIdFromIp(info.srcIp), info.destQp - 2}].push_back(
+                        Simulator::Now());
+                }
             },
-            &sent));
+            &ceArrivals));
     run.Run();
-    ASSERT_FALSE(sent.empty());
-    uint32_t total = 0;
-    for (auto& kv : sent)
+    ASSERT_EQ(ceArrivals.size(), 2u);
+    uint32_t marked = 0;
+    uint32_t cnps = 0;
+    for (const auto& [qp, arrivals] : ceArrivals)
     {
-        total += kv.second.size();
-        for (std::size_t i = 1; i < kv.second.size(); ++i)
+        std::vector<Time> expected;
+        for (const Time& t : arrivals)
         {
-            EXPECT_GE(kv.second[i] - kv.second[i - 1], MicroSeconds(50));
+            if (expected.empty() || t - expected.back() >= MicroSeconds(50))
+            {
+                expected.push_back(t);
+            }
         }
+        EXPECT_EQ(sent[qp], expected) << "QP of host " << qp.first;
+        marked += arrivals.size();
+        cnps += expected.size();
     }
-    EXPECT_GT(total, 2u);
+    EXPECT_EQ(sent.size(), 2u);
+    // The rule did suppress CNPs (far more marked packets than CNPs).
+    EXPECT_GT(marked, 10 * cnps);
 }
 
 namespace
@@ -357,7 +385,29 @@ struct Convergence
     double jain{0};
     double utilization{0};
     uint64_t maxQueue{0};
+    double meanQueue{0};   //!< time average of the bottleneck queue
+    double markedShare{0}; //!< share of data frames the bottleneck marked CE
+    double cnpRate{0};     //!< CNPs per second and flow from the receiver
     uint64_t pauseFrames{0};
+};
+
+/// Counts the data frames a port sends and those it marks CE, from \p from on.
+struct MarkCounter
+{
+    Time from;
+    uint64_t frames{0};
+    uint64_t marked{0};
+
+    static void Tx(MarkCounter* m, Ptr<const Packet> p, uint8_t)
+    {
+        RoceFrameInfo info;
+        if (Simulator::Now() >= m->from && ParseRoceFrame(*p, info) &&
+            info.opcode != roce::kOpAcknowledge && info.opcode != roce::kOpCnp)
+        {
+            m->frames++;
+            m->marked += info.ecn == 3;
+        }
+    }
 };
 
 /**
@@ -394,18 +444,27 @@ RunIncast(const std::string& cc,
     std::vector<uint64_t> a(n);
     std::vector<uint64_t> b(n);
     Convergence c;
+    uint64_t cnpsAtHalf = 0;
     Simulator::Schedule(half, [&]() {
         for (uint32_t i = 0; i < n; ++i)
         {
             a[i] = qps[i]->GetBytesAcked();
         }
+        cnpsAtHalf = topo->GetNic(0)->GetCounters().cnpTx;
     });
+    uint64_t samples = 0;
+    double queueSum = 0;
     for (Time t = half; t < end; t += MicroSeconds(2))
     {
         Simulator::Schedule(t, [&]() {
-            c.maxQueue = std::max(c.maxQueue, bottleneck->GetTotalQueueBytes());
+            const uint64_t q = bottleneck->GetTotalQueueBytes();
+            c.maxQueue = std::max(c.maxQueue, q);
+            queueSum += q;
+            samples++;
         });
     }
+    MarkCounter marks{half};
+    bottleneck->TraceConnectWithoutContext("TxBegin", MakeBoundCallback(&MarkCounter::Tx, &marks));
     Simulator::Schedule(end, [&]() {
         for (uint32_t i = 0; i < n; ++i)
         {
@@ -426,6 +485,9 @@ RunIncast(const std::string& cc,
     }
     c.jain = s * s / (n * s2);
     c.utilization = s / (100e9 * 4096 / 4178);
+    c.meanQueue = queueSum / samples;
+    c.markedShare = marks.frames ? double(marks.marked) / marks.frames : 0.0;
+    c.cnpRate = (topo->GetNic(0)->GetCounters().cnpTx - cnpsAtHalf) / (end - half).GetSeconds() / n;
     for (uint32_t l = 0; l < topo->GetNLinks(); ++l)
     {
         const auto& link = topo->GetLink(l);
@@ -539,27 +601,161 @@ TEST(Hpcc, SwitchesStampIntAndTheReceiverEchoesIt)
     Simulator::Destroy();
 }
 
-TEST(Convergence, DcqcnAndDctcpConvergeOnIncasts)
+namespace
 {
-    // For 2:1 and 8:1 incasts at 100 Gb/s: Jain >= 0.95 and utilization >=
-    // 90% over the second half of 80 ms (DCQCN's 2:1 fairness over 20-40 ms
-    // still depends on the marking's random draws: Jain 0.92-0.997 across
-    // seeds; over 40-80 ms 0.976-0.9996); the queue stays bounded (below 1 MB,
-    // against the several MB that PFC alone lets build); DCQCN needs far
-    // fewer PFC pauses than no congestion control.
+// The incast of RunIncast: every link 100 Gb/s and d = 1 us, 4 links each
+// way. Full data frame s = 4178 x 8 / 100e9 = 334.24 ns, ACK a = 86 x 8 /
+// 100e9 = 6.88 ns: the round trip of a packet and its ACK on the idle
+// fabric is T0 = 4 (s + d) + 4 (a + d) = 9.36448 us, and the bottleneck's
+// capacity C = 12.5 GB/s of line bytes, 2.99 M full frames per second.
+constexpr double kC = 12.5e9;
+constexpr double kFramesPerS = 100e9 / (4178 * 8);
+constexpr double kT0 = 4 * (4178 * 8 / 100e9 + 1e-6) + 4 * (86 * 8 / 100e9 + 1e-6);
+// The switch's RED defaults (model doc): Kmin 100 KB, Kmax 400 KB, Pmax 0.2.
+constexpr double kKmin = 100e3;
+constexpr double kKmax = 400e3;
+constexpr double kPmax = 0.2;
+
+/// Bisection for the root of a function that changes sign once on [lo, hi].
+template <typename F>
+double
+Root(F f, double lo, double hi)
+{
+    const bool rising = f(hi) > 0;
+    for (int i = 0; i < 200; ++i)
+    {
+        const double mid = (lo + hi) / 2;
+        ((f(mid) > 0) == rising ? hi : lo) = mid;
+    }
+    return (lo + hi) / 2;
+}
+
+/**
+ * DCQCN's fluid model (Zhu et al., "ECN or Delay", CoNEXT 2016, eqs. 3-6) at
+ * its fixed point for n flows, with the paper profile (CNP interval tau =
+ * 50 us, alpha period tau' = 55 us, rate timer T = 55 us, byte counter B =
+ * 10 MB, F = 5, R_AI = 40 Mb/s) in units of full frames: R_C = C / n; a CNP
+ * in a window of tau with probability A = 1 - (1 - p)^(tau R_C); alpha* =
+ * 1 - (1 - p)^(tau' R_C); increase events from the byte counter and the
+ * timer at rates x_B = R_C p / ((1 - p)^-B - 1), x_T = R_C p /
+ * ((1 - p)^(-T R_C) - 1). dR_C/dt = 0 gives R_T - R_C = R_C alpha* A /
+ * (tau (x_B + x_T)); dR_T/dt = 0 gives (R_T - R_C) A / tau = R_AI (x_B
+ * (1 - p)^(F B) + x_T (1 - p)^(F T R_C)). Solved for the marking
+ * probability p; returns the CNP rate per flow, A / tau.
+ */
+double
+DcqcnFluidCnpRate(uint32_t n)
+{
+    const double rc = kFramesPerS / n;
+    const double tau = 50e-6;
+    const double tauAlpha = 55e-6;
+    const double t = 55e-6;
+    const double b = 10e6 / 4096;
+    const double f = 5;
+    const double rai = 40e6 / (4178 * 8);
+    auto a = [&](double p) { return 1 - std::pow(1 - p, tau * rc); };
+    auto balance = [&](double p) {
+        const double alpha = 1 - std::pow(1 - p, tauAlpha * rc);
+        const double xb = rc * p / (std::pow(1 - p, -b) - 1);
+        const double xt = rc * p / (std::pow(1 - p, -t * rc) - 1);
+        const double gap = rc * alpha * a(p) / (tau * (xb + xt));
+        return gap * a(p) / tau -
+               rai * (xb * std::pow(1 - p, f * b) + xt * std::pow(1 - p, f * t * rc));
+    };
+    // Log-scale bisection: p spans decades.
+    const double logP =
+        Root([&](double lp) { return balance(std::exp(lp)); }, std::log(1e-7), std::log(0.5));
+    return a(std::exp(logP)) / tau;
+}
+
+/**
+ * DCTCP's fixed point on the RED ramp, for n flows. Each window of W frames
+ * (the window in payload bytes / 4096) ends with W += 1 frame if no ACK
+ * echoed a mark, probability (1 - p)^W, else W *= 1 - alpha / 2, with alpha
+ * the EWMA of the echoed fraction: alpha* = p (one ACK per packet). Balance:
+ *   (1 - p)^W = (1 - (1 - p)^W) p W / 2.
+ * The n windows fill the pipe and the queue: n W x 4178 = C T0 + q line
+ * bytes, and p = Pmax (q - Kmin) / (Kmax - Kmin). Returns {q*, p*}.
+ */
+std::pair<double, double>
+DctcpFixedPoint(uint32_t n)
+{
+    auto red = [](double q) { return kPmax * (q - kKmin) / (kKmax - kKmin); };
+    const double q = Root(
+        [&](double q) {
+            const double p = red(q);
+            const double w = (kC * kT0 + q) / (n * 4178.0);
+            return std::pow(1 - p, w) - (1 - std::pow(1 - p, w)) * p * w / 2;
+        },
+        kKmin + 1,
+        kKmax);
+    return {q, red(q)};
+}
+} // namespace
+
+TEST(Convergence, DcqcnSitsAtItsFluidFixedPoint)
+{
+    // 2:1 and 8:1 incasts at 100 Gb/s, second half of 80 ms.
+    //  - Fair and work-conserving: Jain in [0.95, 1] (1 at the fixed point;
+    //    0.95 is the project's bar for "fair": the 2:1 split over 20 ms
+    //    still depends on the marking's random draws, 0.92-0.997 across
+    //    seeds, 0.976-0.9996 over 40-80 ms) and utilization in [0.90, 1]
+    //    (1: the payload line rate).
+    //  - The CNP rate per flow at the fluid model's fixed point (above):
+    //    1437/s at 2:1, 2098/s at 8:1. The fluid model draws marks
+    //    independently at a constant probability; the switch marks in bursts
+    //    at the queue's peaks and the notification point turns a burst into
+    //    one CNP, so the model is an estimate, held to within a factor 1.5
+    //    either way. (A DCQCN whose cut or increase no longer balances sits
+    //    at no CNP at all, or at the pacing limit of 1 per 50 us = 20,000/s.)
+    //  - The queue peaks between Kmin and Kmax: below Kmin nothing is marked
+    //    and the rates only grow, so every cycle must cross Kmin; above Kmax
+    //    every frame is marked and every flow is cut each 50 us, which DCQCN
+    //    never needs at these loads.
+    //  - No PFC pause: a queue below Kmax = 400 KB over n ingress ports is
+    //    far below the XOFF threshold of each, P / (8 + n) >= 1 MB with
+    //    Alpha 1/8 and the leaf's shared pool P = 16 MiB - (n + 1) ports x
+    //    (8 x 4 KiB reserved + 37,618 B headroom) >= 16.1 MB.
     for (uint32_t n : {2u, 8u})
     {
-        const Convergence none = RunIncast("ns3::RdmaCcNone", n, MilliSeconds(80));
-        EXPECT_GT(none.pauseFrames, 100u) << n;
-        EXPECT_GT(none.maxQueue, 2000000u) << n;
-        for (const char* cc : {"ns3::RdmaCcDcqcn", "ns3::RdmaCcDctcp"})
-        {
-            const Convergence c = RunIncast(cc, n, MilliSeconds(80));
-            EXPECT_GE(c.jain, 0.95) << cc << " " << n << ":1";
-            EXPECT_GE(c.utilization, 0.90) << cc << " " << n << ":1";
-            EXPECT_LT(c.maxQueue, 1000000u) << cc << " " << n << ":1";
-            EXPECT_LT(c.pauseFrames * 10, none.pauseFrames) << cc << " " << n << ":1";
-        }
+        const Convergence c = RunIncast("ns3::RdmaCcDcqcn", n, MilliSeconds(80));
+        const double cnp = DcqcnFluidCnpRate(n);
+        EXPECT_NEAR(cnp, n == 2 ? 1437 : 2098, 1) << n;
+        EXPECT_GE(c.jain, 0.95) << n;
+        EXPECT_LE(c.jain, 1.0) << n;
+        EXPECT_GE(c.utilization, 0.90) << n;
+        EXPECT_LE(c.utilization, 1.0) << n;
+        EXPECT_GE(c.cnpRate, cnp / 1.5) << n;
+        EXPECT_LE(c.cnpRate, cnp * 1.5) << n;
+        EXPECT_GT(c.maxQueue, kKmin) << n;
+        EXPECT_LT(c.maxQueue, kKmax) << n;
+        EXPECT_EQ(c.pauseFrames, 0u) << n;
+    }
+}
+
+TEST(Convergence, DctcpSitsAtItsFixedPointOnTheRedRamp)
+{
+    // 2:1 and 8:1, second half of 80 ms. The fixed point (above): q* =
+    // 149.4 KB, p* = 0.0329 at 2:1; 243.1 KB, 0.0954 at 8:1. The mean queue
+    // and the share of frames the bottleneck marks must be within 10% of
+    // them: the balance holds on average over windows that step by one frame
+    // (W = 32 and 11 frames per flow), while a cut half or twice as deep
+    // (alpha / 4, alpha) moves p* by more than 20% (0.041 and 0.026 at 2:1,
+    // 0.114 and 0.079 at 8:1) and q* by 7-11%. Jain and utilization as for
+    // DCQCN; no pause (the queue stays below Kmax, as above).
+    for (uint32_t n : {2u, 8u})
+    {
+        const Convergence c = RunIncast("ns3::RdmaCcDctcp", n, MilliSeconds(80));
+        const auto [q, p] = DctcpFixedPoint(n);
+        EXPECT_NEAR(q, n == 2 ? 149.4e3 : 243.1e3, 100) << n;
+        EXPECT_GE(c.jain, 0.95) << n;
+        EXPECT_LE(c.jain, 1.0) << n;
+        EXPECT_GE(c.utilization, 0.90) << n;
+        EXPECT_LE(c.utilization, 1.0) << n;
+        EXPECT_NEAR(c.meanQueue, q, 0.1 * q) << n;
+        EXPECT_NEAR(c.markedShare, p, 0.1 * p) << n;
+        EXPECT_LT(c.maxQueue, kKmax) << n;
+        EXPECT_EQ(c.pauseFrames, 0u) << n;
     }
 }
 
@@ -571,15 +767,17 @@ TEST(Convergence, HpccConvergesWithNearZeroQueue)
     // 0.952 at n = 2 and 0.955 at n = 8), the bottleneck queue near zero (at
     // most 5 full frames over the whole second half: 5 x (4154 B + 4 B INT
     // shim) = 20,790 B, against megabytes with PFC alone) and no PFC pause.
-    // 2:1 is fair. At 8:1, n W_AI / (B T) = 0.004 is smaller than the spread of
-    // the flows' own estimates of U, so the windows settle unequal (Jain 0.915
-    // measured); the next test applies the paper's W_AI rule for that case.
+    // 2:1 is fair (Jain in [0.95, 1]). At 8:1, n W_AI / (B T) = 0.004 is
+    // smaller than the spread of the flows' own estimates of U, so the
+    // windows wander apart (the model doc): theory gives no Jain index for
+    // that; the next test checks that the paper's W_AI rule does better.
     for (uint32_t n : {2u, 8u})
     {
         const Convergence c = RunIncast("ns3::RdmaCcHpcc", n, MilliSeconds(80));
         if (n == 2)
         {
             EXPECT_GE(c.jain, 0.95) << n;
+            EXPECT_LE(c.jain, 1.0) << n;
         }
         EXPECT_GE(c.utilization, 0.90) << n;
         EXPECT_LE(c.utilization, 0.96) << n; // HPCC aims at eta, not line rate
@@ -592,42 +790,67 @@ TEST(Convergence, HpccWithThePapersAdditiveIncreaseIsFairAtEightToOne)
 {
     // W_AI = W_init (1 - eta) / N with N = n, the paper's rule: at 8:1,
     // W_AI = 117 KB x 0.05 / 8 = 731 B, and U* = eta + n W_AI / (B T) = 1:
-    // the flows share the whole headroom. Second half of 40 ms: Jain >= 0.95
-    // at 2:1 and 8:1, utilization at least 90% (and at most the payload line
-    // rate), the queue a few frames (at most 8 x 4158 B) and no pause.
+    // the flows share the whole headroom, and the pull toward the fair share
+    // is 1 - eta = 5% of the window per RTT instead of 0.4%. Second half of
+    // 40 ms: Jain in [0.95, 1] at 2:1 and 8:1, utilization in [0.90, 1] (at
+    // most the payload line rate), the queue a few frames (at most 8 x
+    // 4158 B) and no pause. At 8:1 it is fairer than the default W_AI over
+    // the same 40 ms (the relation theory gives; the default's index has no
+    // derivable value).
+    double ruledJain8 = 0;
     for (uint32_t n : {2u, 8u})
     {
         Config::SetDefault("ns3::RdmaCcHpcc::ExpectedFlows", UintegerValue(n));
         const Convergence c = RunIncast("ns3::RdmaCcHpcc", n, MilliSeconds(40));
         Config::Reset();
         EXPECT_GE(c.jain, 0.95) << n;
+        EXPECT_LE(c.jain, 1.0) << n;
         EXPECT_GE(c.utilization, 0.90) << n;
         EXPECT_LE(c.utilization, 1.0) << n;
         EXPECT_LE(c.maxQueue, 8u * 4158u) << n;
         EXPECT_EQ(c.pauseFrames, 0u) << n;
+        ruledJain8 = c.jain;
     }
+    const Convergence byDefault = RunIncast("ns3::RdmaCcHpcc", 8, MilliSeconds(40));
+    EXPECT_GT(ruledJain8, byDefault.jain);
 }
 
 TEST(Convergence, TimelyConvergesWithItsHundredGigabitProfile)
 {
     // TIMELY and patched TIMELY, profile "100g" (Tlow 15 us, Thigh 150 us,
-    // delta 100 Mb/s), on 2:1 and 8:1 incasts, second half of 40 ms: Jain >=
-    // 0.95 and utilization >= 90%. Queue bounds from the RTT band, base RTT
-    // 9.4 us and 12.5 GB/s: TIMELY steers the RTT into [Tlow, Thigh], a
-    // queue of at most (150 - 9.4) us x 12.5 GB/s = 1.76 MB, and reacts to an
-    // RTT above Thigh one RTT late, so the bound asserted is twice that
-    // (3.5 MB, against 8 MB with no congestion control; 1.84 MB measured);
-    // patched TIMELY steers to T_ref = Tlow, a queue of (15 - 9.4) us x
-    // 12.5 GB/s = 70 KB, and stays within twice that (140 KB; 125 KB measured).
+    // delta 100 Mb/s), on 2:1 and 8:1 incasts, second half of 40 ms: Jain in
+    // [0.95, 1], utilization in [0.90, 1]. The RTT TIMELY uses is the ACK's
+    // minus one full frame's line time: T0 - s = 9.03 us on the idle fabric,
+    // so an RTT of r means a queue of (r - 9.03 us) x 12.5 GB/s.
+    //  - TIMELY: below Tlow the rate only grows, above Thigh it only falls,
+    //    and in between it has no fixed point (Zhu et al., CoNEXT 2016): the
+    //    mean queue lies in the band, [75 KB, 1.76 MB].
+    //  - Patched TIMELY decreases only above T_ref = Tlow (below it the rate
+    //    grows by delta per update), so its queue must exceed the T_ref
+    //    queue, 75 KB, in every cycle; and it steers to T_ref instead of
+    //    anywhere in the band, so its largest queue stays below TIMELY's mean
+    //    (the relation the patch is for). (Its fixed point at T_ref is not
+    //    stable with these parameters: the rate climbs slowly with the queue
+    //    empty, overshoots T_ref by about 20 KB, is cut by about 12% and the
+    //    queue drains: a limit cycle of about 1.25 ms, mean queue 17-25 KB;
+    //    the model doc has the details.)
+    const double sFull = 4178 * 8 / 100e9;
+    auto queueAt = [&](double rttUs) { return (rttUs * 1e-6 - (kT0 - sFull)) * kC; };
     for (uint32_t n : {2u, 8u})
     {
         const Convergence t = RunIncast("ns3::RdmaCcTimely", n, MilliSeconds(40), "100g");
         EXPECT_GE(t.jain, 0.95) << "timely " << n;
+        EXPECT_LE(t.jain, 1.0) << "timely " << n;
         EXPECT_GE(t.utilization, 0.90) << "timely " << n;
-        EXPECT_LT(t.maxQueue, 2u * 1760000u) << "timely " << n;
+        EXPECT_LE(t.utilization, 1.0) << "timely " << n;
+        EXPECT_GE(t.meanQueue, queueAt(15)) << "timely " << n;
+        EXPECT_LE(t.meanQueue, queueAt(150)) << "timely " << n;
         const Convergence p = RunIncast("ns3::RdmaCcPatchedTimely", n, MilliSeconds(40), "100g");
         EXPECT_GE(p.jain, 0.95) << "patched " << n;
+        EXPECT_LE(p.jain, 1.0) << "patched " << n;
         EXPECT_GE(p.utilization, 0.90) << "patched " << n;
-        EXPECT_LT(p.maxQueue, 140000u) << "patched " << n;
+        EXPECT_LE(p.utilization, 1.0) << "patched " << n;
+        EXPECT_GT(p.maxQueue, queueAt(15)) << "patched " << n;
+        EXPECT_LT(p.maxQueue, t.meanQueue) << "patched " << n;
     }
 }

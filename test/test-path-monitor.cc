@@ -6,6 +6,7 @@
  */
 #include "ns3/fabric-net-device.h"
 #include "ns3/fabric-routing-helper.h"
+#include "ns3/fabric-switch.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/imbalance-metrics.h"
 #include "ns3/leaf-spine-helper.h"
@@ -15,8 +16,11 @@
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
 
 using namespace ns3;
 
@@ -49,20 +53,23 @@ struct Forced
     std::vector<Ptr<RdmaQueuePair>> qps;
 };
 
-/// Hosts 0-3 (leaf 0) send 2 MB each to hosts 4-7 (leaf 1); pairs 0, 1, 2
-/// are pinned through spine 0, pair 3 through spine 1.
+/// Hosts 0-3 (leaf 0) send 2 MB each to hosts 4-7 (leaf 1); pair i is
+/// pinned through spine \p spines[i] (by default 0, 0, 0, 1).
 Forced
-RunForced(bool secondMonitor = false)
+RunForced(bool secondMonitor = false,
+          std::vector<uint32_t> spines = {0, 0, 0, 1},
+          uint64_t buffer = 16000000)
 {
     LeafSpineHelper ls;
     ls.SetShape(2, 2, 4);
+    ls.SetMmuAttribute("BufferSize", UintegerValue(buffer));
     Forced f;
     f.topo = ls.Install();
     f.topo->AssignStreams(0); // the same run whatever ran before in the process
     FabricRoutingHelper::InstallStatic(f.topo, EcmpRouting::CRC32, 1);
     for (uint32_t i = 0; i < 4; ++i)
     {
-        FabricRoutingHelper::PinHostPairVia(f.topo, i, 4 + i, ls.GetSpineSwitch(i < 3 ? 0 : 1));
+        FabricRoutingHelper::PinHostPairVia(f.topo, i, 4 + i, ls.GetSpineSwitch(spines[i]));
     }
     f.mon = CreateObject<PathMonitor>();
     f.mon->Install(f.topo);
@@ -107,13 +114,30 @@ TEST(PathMonitor, ForcedPlacementGivesTheHandComputedMetrics)
     EXPECT_DOUBLE_EQ(g.byBytes.at("jain"), 0.8);
     // Three 2 MB elephants share spine 0's uplink: one link with more than one.
     EXPECT_EQ(g.collisions, 1u);
+    // Sanity of the count: two elephants on each uplink are two collisions.
+    Forced even = RunForced(false, {0, 0, 1, 1});
+    const auto evenGroups = even.mon->ComputeGroups();
+    ASSERT_EQ(evenGroups.size(), 1u);
+    EXPECT_EQ(evenGroups[0].collisions, 2u);
+    EXPECT_DOUBLE_EQ(evenGroups[0].byFlows.at("fim"), 0.0);
+    Simulator::Destroy();
     EXPECT_DOUBLE_EQ(f.mon->Overall(groups, "fim", true), 0.5);
-    const std::string json = f.mon->ImbalanceJson();
-    for (const char* key :
-         {"\"fim_flows\"", "\"fim_bytes\"", "\"max_mean\"", "\"cv\"", "\"jain\"", "\"collisions\""})
+    // imbalance.json carries the same numbers: one group, so the overall
+    // values are the group's.
+    const auto json = nlohmann::json::parse(f.mon->ImbalanceJson());
+    for (const auto& o : {json.at("overall"), json.at("groups").at(0)})
     {
-        EXPECT_NE(json.find(key), std::string::npos) << key;
+        EXPECT_DOUBLE_EQ(o.at("fim_flows").get<double>(), 0.5);
+        EXPECT_DOUBLE_EQ(o.at("fim_bytes").get<double>(), 0.5);
+        EXPECT_DOUBLE_EQ(o.at("max_mean").get<double>(), 1.5);
+        EXPECT_DOUBLE_EQ(o.at("max_mean_flows").get<double>(), 1.5);
+        EXPECT_DOUBLE_EQ(o.at("spread").get<double>(), 1.0);
+        EXPECT_DOUBLE_EQ(o.at("cv").get<double>(), 0.5);
+        EXPECT_DOUBLE_EQ(o.at("jain").get<double>(), 0.8);
+        EXPECT_EQ(o.at("collisions").get<uint32_t>(), 1u);
     }
+    EXPECT_EQ(json.at("overall").at("groups").get<uint32_t>(), 1u);
+    EXPECT_EQ(json.at("groups").at(0).at("flows"), nlohmann::json::array({3, 1}));
     Simulator::Destroy();
 }
 
@@ -124,6 +148,96 @@ TEST(PathMonitor, BinnedBytesEqualWhatDevicesSent)
     {
         EXPECT_EQ(f.mon->GetDeviceBytes(d), f.mon->GetDevice(d)->GetCounters().txBytes) << d;
     }
+    Simulator::Destroy();
+}
+
+TEST(PathMonitor, LinksCsvAddsUpToWhatTheDevicesDid)
+{
+    // links.csv, summed over the bins of each device, against the device's
+    // own counters and the traffic the placement implies. A 2 MB message is
+    // 488 full frames (4154 B) and one of 1152 + 58 B: 2,028,362 B of data
+    // frames per flow and link crossed (no loss, no resend under PFC). A
+    // 2 MB buffer, so that PFC pauses and paused time is accounted: leaf 0
+    // (6 ports) keeps a shared pool of 2 MB - 6 x 8 x 4 KiB - 6 x 37,618 B =
+    // 1.58 MB, and each of the three ingresses feeding spine 0's uplink may
+    // hold S <= (P - 3S) / 8, S <= P / 11 = 143 KB, while each brings 2 MB at
+    // 100 Gb/s that leaves at a third of that: they must be paused.
+    Forced f = RunForced(false, {0, 0, 0, 1}, 2000000);
+
+    struct Sum
+    {
+        uint64_t bytes{0};
+        uint64_t data{0};
+        uint64_t maxQueue{0};
+        double pause{0};
+    };
+
+    std::vector<Sum> sum(f.mon->GetNDevices());
+    std::istringstream in(f.mon->LinksCsv());
+    std::string line;
+    std::getline(in, line);
+    ASSERT_EQ(line,
+              "link,from,bin,t_start_s,bytes,data_bytes,utilization,flows,max_queue_bytes,"
+              "pause_s");
+    while (std::getline(in, line))
+    {
+        std::vector<std::string> col;
+        std::istringstream fields(line);
+        for (std::string c; std::getline(fields, c, ',');)
+        {
+            col.push_back(c);
+        }
+        ASSERT_EQ(col.size(), 10u) << line;
+        Sum& s = sum.at(std::stoul(col[0]));
+        s.bytes += std::stoull(col[4]);
+        s.data += std::stoull(col[5]);
+        s.maxQueue = std::max<uint64_t>(s.maxQueue, std::stoull(col[8]));
+        s.pause += std::stod(col[9]);
+    }
+    const uint64_t flowBytes = 488 * 4154 + 1152 + 58;
+    double pausedAnywhere = 0;
+    for (uint32_t d = 0; d < f.mon->GetNDevices(); ++d)
+    {
+        Ptr<FabricNetDevice> dev = f.mon->GetDevice(d);
+        const FabricNetDevice::Counters c = dev->GetCounters();
+        EXPECT_EQ(sum[d].bytes, c.txBytes) << d;
+        // The largest queue seen as a frame starts: the peak, less at most
+        // the one frame leaving (the peak is reached on an arrival).
+        EXPECT_LE(sum[d].maxQueue, c.maxQueueBytes) << d;
+        EXPECT_GE(sum[d].maxQueue + 4154, c.maxQueueBytes) << d;
+        double paused = 0;
+        for (const Time& t : c.pausedTime)
+        {
+            paused += t.GetSeconds();
+        }
+        EXPECT_NEAR(sum[d].pause, paused, 1e-9) << d;
+        pausedAnywhere += paused;
+    }
+    // Data frames where the placement puts them: each sender's port, and
+    // leaf 0's uplinks to spine 0 (three flows) and spine 1 (one).
+    for (uint32_t h = 0; h < 4; ++h)
+    {
+        Ptr<FabricNetDevice> port = f.topo->GetNic(h)->GetDevice();
+        for (uint32_t d = 0; d < f.mon->GetNDevices(); ++d)
+        {
+            if (f.mon->GetDevice(d) == port)
+            {
+                EXPECT_EQ(sum[d].data, flowBytes) << "host " << h;
+            }
+        }
+    }
+    for (uint32_t spine : {0u, 1u})
+    {
+        Ptr<FabricNetDevice> up = f.topo->GetSwitch(0)->GetPort(4 + spine);
+        for (uint32_t d = 0; d < f.mon->GetNDevices(); ++d)
+        {
+            if (f.mon->GetDevice(d) == up)
+            {
+                EXPECT_EQ(sum[d].data, (spine == 0 ? 3 : 1) * flowBytes) << "spine " << spine;
+            }
+        }
+    }
+    EXPECT_GT(pausedAnywhere, 0.0);
     Simulator::Destroy();
 }
 
@@ -214,11 +328,17 @@ TEST(PathMonitor, BalancedStaticGivesZeroFlowImbalance)
     EXPECT_DOUBLE_EQ(mon->Overall(groups, "fim", true), 0.0);
 }
 
-TEST(PathMonitor, StudyNumbersAreDeterministicForASeed)
+TEST(PathMonitor, StudyOutputsAreDeterministicAndCountEveryFlow)
 {
     // The flagship study's setting, scaled down (8 MB all-reduce, 2 MB
     // all-to-all): the same seed gives byte-identical imbalance and
-    // collective results; another seed, other placements.
+    // collective results; another seed, other placements. Whatever the
+    // placement, the monitor sees every flow and every payload byte once:
+    // one QP per (source, destination, channel), kept across collectives:
+    // the all-to-all's 16 x 15 pairs on channel 0 (which include the ring's
+    // 16 channel-0 edges) and the ring's 16 channel-1 edges, 256 flows; the
+    // ring sends 2 x 15/16 x 8 MB per rank, the all-to-all 15/16 x 2 MB:
+    // 16 x (15 + 1.875) MB = 270 MB, nothing resent (PFC, no loss).
     auto run = [](uint32_t seed) {
         const std::string text = R"({
             "topology": {"type": "leaf-spine", "leaves": 2, "spines": 8, "hosts_per_leaf": 8,
@@ -237,6 +357,13 @@ TEST(PathMonitor, StudyNumbersAreDeterministicForASeed)
         ScenarioRunner r(ParseScenarioText(text, {}, "study.json"));
         r.Build();
         r.Run();
+        uint64_t payload = 0;
+        for (const auto& f : r.GetMonitor()->GetFlows())
+        {
+            payload += f.payloadBytes;
+        }
+        EXPECT_EQ(r.GetMonitor()->GetFlows().size(), 256u) << "seed " << seed;
+        EXPECT_EQ(payload, 270000000u) << "seed " << seed;
         return std::make_pair(r.GetMonitor()->ImbalanceJson() + r.GetMonitor()->PathsCsv(),
                               r.CollectivesCsv());
     };

@@ -4,6 +4,7 @@
  * Routing tests: forwarding tables, ECMP spread and seeds, static pinning,
  * balanced static placement.
  */
+#include "ns3/fabric-addressing.h"
 #include "ns3/fabric-routing-helper.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/fabric-topology.h"
@@ -88,6 +89,24 @@ SpinePerFlow(Fabric& f,
     }
     Simulator::Destroy();
     return spineOf;
+}
+
+/// The egress the policy of switch \p sw picks for a frame from host \p src to \p dst.
+uint16_t
+PolicyChoice(Ptr<FabricTopology> topo, uint32_t sw, uint32_t src, uint32_t dst)
+{
+    RoceFrameInfo info{};
+    info.srcIp = fabric::HostIp(src);
+    info.dstIp = fabric::HostIp(dst);
+    info.srcPort = 0xC000;
+    info.dstPort = 4791;
+    info.ipProto = 17;
+    const auto& cand = topo->GetSwitch(sw)->GetRoute(dst);
+    return topo->GetSwitch(sw)->GetRouting()->SelectEgress(info,
+                                                           src,
+                                                           dst,
+                                                           cand.data(),
+                                                           static_cast<uint32_t>(cand.size()));
 }
 
 } // namespace
@@ -215,21 +234,8 @@ TEST(Routing, BalancedStaticSpreadsEveryLeafEvenly)
         std::set<uint32_t> used;
         for (uint32_t dst = 8; dst < 16; ++dst)
         {
-            auto paths = topo->GetPaths(src, dst);
-            // Find the pinned uplink by asking the leaf's policy for this pair.
-            RoceFrameInfo info{};
-            info.srcIp = 0x0A000001u + src;
-            info.dstIp = 0x0A000001u + dst;
-            info.srcPort = 0xC000;
-            info.dstPort = 4791;
-            info.ipProto = 17;
-            const auto& cand = topo->GetSwitch(0)->GetRoute(dst);
-            uint16_t port =
-                topo->GetSwitch(0)->GetRouting()->SelectEgress(info,
-                                                               src,
-                                                               dst,
-                                                               cand.data(),
-                                                               static_cast<uint32_t>(cand.size()));
+            // The pinned uplink: ask the leaf's policy for this pair.
+            const uint16_t port = PolicyChoice(topo, 0, src, dst);
             pairsPerUplink[port]++;
             used.insert(port);
         }
@@ -239,6 +245,28 @@ TEST(Routing, BalancedStaticSpreadsEveryLeafEvenly)
     for (auto& kv : pairsPerUplink)
     {
         EXPECT_EQ(kv.second, 8u);
+    }
+    Simulator::Destroy();
+}
+
+TEST(Routing, BalancedStaticPicksTheDestinationsRankOnItsLeaf)
+{
+    // The rule (model doc): at a switch with a choice toward host d, take
+    // member rank(d) mod n, rank(d) = d's index among the hosts of its own
+    // leaf. With 6 hosts per leaf and 4 spines the rank (d - 6 on leaf 1)
+    // and the host id differ mod 4, so the test tells them apart.
+    Fabric f;
+    Build(f, 4, 6);
+    Ptr<FabricTopology> topo = f.topo;
+    FabricRoutingHelper::InstallBalancedStatic(topo);
+    for (uint32_t src = 0; src < 6; ++src)
+    {
+        for (uint32_t dst = 6; dst < 12; ++dst)
+        {
+            const auto& up = topo->GetSwitch(0)->GetRoute(dst);
+            ASSERT_EQ(up.size(), 4u);
+            EXPECT_EQ(PolicyChoice(topo, 0, src, dst), up[(dst - 6) % 4]) << src << " -> " << dst;
+        }
     }
     Simulator::Destroy();
 }

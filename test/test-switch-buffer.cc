@@ -6,16 +6,21 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/fabric-addressing.h"
 #include "ns3/fabric-channel.h"
 #include "ns3/fabric-net-device.h"
+#include "ns3/fabric-switch.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/roce-header.h"
 #include "ns3/shared-buffer-mmu.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <array>
+#include <cmath>
 #include <gtest/gtest.h>
 
 using namespace ns3;
@@ -170,9 +175,182 @@ TEST(Scheduler, WeightedRoundRobinSharesByWeight)
     }
     EXPECT_NEAR(c2 / double(c1), 3.0, 0.15);
     Simulator::Destroy();
-    // Strict priority serves class 2 entirely first.
-    Ptr<FabricNetDevice> s = CreateObject<FabricNetDevice>();
-    EnumValue v;
-    s->GetAttribute("Scheduler", v);
-    EXPECT_EQ(v.Get(), FabricNetDevice::STRICT_PRIORITY);
+}
+
+TEST(SwitchEcn, FramesMarkedOnTheWireFollowTheRedRamp)
+{
+    // A bare switch: port 0 (100 Gb/s) from a source device, port 1
+    // (10 Gb/s) to a sink; ECN Kmin 200 KB, Kmax 1.2 MB, Pmax 0.5; lossy, and
+    // Alpha 8 so that no frame is dropped. The source sends 200 Not-ECT
+    // class-1 frames, then 2000 class-3 frames (every tenth Not-ECT, the rest
+    // ECT(0)), each 1058 B (1000 B of payload). Port 1 serves class 3 first
+    // (strict priority) while the class-1 frames wait; class 3's queue grows
+    // by 9 frames per 10 arrivals to about 1.9 MB and then drains one frame
+    // per 865.6 ns, so the frames leave at every queue length from 0 to the
+    // peak.
+    //
+    // The model doc: RED on the instantaneous queue of the frame's class,
+    // evaluated when the frame starts transmission (the bytes it leaves
+    // behind): p(q) = 0 for q <= Kmin, Pmax (q - Kmin) / (Kmax - Kmin) up to
+    // Kmax, 1 above; Not-ECT frames are never marked. So, for the frames as
+    // they leave port 1:
+    //  - Not-ECT frames, and ECT frames with q <= Kmin: none marked;
+    //  - ECT frames with q > Kmax: all marked;
+    //  - ECT frames in the ramp, in four bins of 250 KB: the number marked is
+    //    a sum of independent Bernoulli(p_i), mean E = sum p_i, variance
+    //    V = sum p_i (1 - p_i) (E is 15 to 104, V 14 to 58 per bin); it must
+    //    lie within E +- 4.5 sqrt(V) (normal approximation: a correct switch
+    //    falls outside with probability 7e-6 per bin; its random stream is
+    //    fixed, so the run is repeatable). Twice the probability, a step
+    //    instead of the ramp, or the queue of all classes instead of the
+    //    frame's own (the class-1 backlog adds about 188 KB) fall outside.
+    FabricTopology::EnsurePicosecondResolution();
+    const uint64_t kmin = 200000;
+    const uint64_t kmax = 1200000;
+    const double pmax = 0.5;
+    Ptr<FabricSwitch> sw = CreateObject<FabricSwitch>();
+    Ptr<SharedBufferMmu> mmu = sw->GetMmu();
+    mmu->SetAttribute("EcnKmin", UintegerValue(kmin));
+    mmu->SetAttribute("EcnKmax", UintegerValue(kmax));
+    mmu->SetAttribute("EcnPmax", DoubleValue(pmax));
+    mmu->SetAttribute("PfcEnabled", BooleanValue(false));
+    mmu->SetAttribute("Alpha", DoubleValue(8.0));
+    sw->AssignStreams(11);
+    Ptr<Node> swNode = CreateObject<Node>();
+    auto device = [](Ptr<Node> node, const char* rate) {
+        Ptr<FabricNetDevice> d = CreateObject<FabricNetDevice>();
+        d->SetAttribute("DataRate", DataRateValue(DataRate(rate)));
+        node->AddDevice(d);
+        d->SetAddress(Mac48Address::Allocate());
+        return d;
+    };
+    Ptr<FabricNetDevice> src = device(CreateObject<Node>(), "100Gbps");
+    Ptr<FabricNetDevice> in = device(swNode, "100Gbps");
+    Ptr<FabricNetDevice> out = device(swNode, "10Gbps");
+    Ptr<FabricNetDevice> sink = device(CreateObject<Node>(), "10Gbps");
+    for (auto [x, y] : {std::make_pair(src, in), std::make_pair(out, sink)})
+    {
+        Ptr<FabricChannel> ch = CreateObject<FabricChannel>();
+        x->Attach(ch);
+        y->Attach(ch);
+    }
+    sw->AddPort(in);
+    sw->AddPort(out);
+    ASSERT_EQ(sw->Configure(), "");
+    sw->SetRoute(1, {1}); // host 1 (10.0.0.2) behind port 1
+    auto builder = [&](uint8_t cls) {
+        return RoceFrameBuilder(Mac48Address::ConvertFrom(src->GetAddress()),
+                                Mac48Address::ConvertFrom(sink->GetAddress()),
+                                Ipv4Address(fabric::HostIp(0)),
+                                Ipv4Address(fabric::HostIp(1)),
+                                0xC000,
+                                cls * 8,
+                                2);
+    };
+    Simulator::Schedule(MicroSeconds(1), [&]() {
+        RoceFrameBuilder b1 = builder(1);
+        for (uint32_t i = 0; i < 200; ++i)
+        {
+            src->Enqueue(b1.Build(roce::kOpSendMiddle, i, false, 1000, 0), 1);
+        }
+    });
+    Simulator::Schedule(MicroSeconds(20), [&]() {
+        RoceFrameBuilder b3 = builder(3);
+        for (uint32_t i = 0; i < 2000; ++i)
+        {
+            src->Enqueue(b3.Build(roce::kOpSendMiddle, i, false, 1000, i % 10 == 9 ? 0 : 2), 3);
+        }
+    });
+
+    // (queue left behind in the frame's class, sent ECN field) per frame.
+    struct Sent
+    {
+        uint64_t q;
+        uint8_t cls;
+        uint8_t ecn;
+        bool ect;
+    };
+
+    std::vector<Sent> sent;
+    out->TraceConnectWithoutContext(
+        "TxBegin",
+        MakeBoundCallback(
+            +[](std::pair<std::vector<Sent>*, FabricNetDevice*> ctx,
+                Ptr<const Packet> p,
+                uint8_t cls) {
+                RoceFrameInfo info;
+                ASSERT_TRUE(ParseRoceFrame(*p, info));
+                // The PSN's last digit tells which frames were sent ECT.
+                const bool ect = cls == 3 && info.psn % 10 != 9;
+                ctx.first->push_back({ctx.second->GetQueueBytes(cls), cls, info.ecn, ect});
+            },
+            std::make_pair(&sent, PeekPointer(out))));
+    Simulator::Stop(MilliSeconds(10)); // the drain ends near 2 ms
+    Simulator::Run();
+    ASSERT_EQ(sent.size(), 2200u);
+    EXPECT_EQ(sw->GetCounters().drops[FabricSwitch::DROP_BUFFER_OVERFLOW], 0u);
+    uint32_t markedNotEct = 0;
+    uint32_t markedBelow = 0;
+    uint32_t above = 0;
+    uint32_t markedAbove = 0;
+    uint64_t peak = 0;
+
+    struct Bin
+    {
+        uint32_t n{0};
+        uint32_t marked{0};
+        double e{0};
+        double v{0};
+    };
+
+    std::array<Bin, 4> bins{};
+    for (const Sent& f : sent)
+    {
+        const bool marked = f.ecn == 3;
+        peak = std::max(peak, f.q);
+        if (!f.ect)
+        {
+            markedNotEct += marked;
+            EXPECT_EQ(f.ecn, 0u);
+        }
+        else if (f.q <= kmin)
+        {
+            markedBelow += marked;
+        }
+        else if (f.q > kmax)
+        {
+            ++above;
+            markedAbove += marked;
+        }
+        else
+        {
+            const double p = pmax * (f.q - kmin) / double(kmax - kmin);
+            Bin& b = bins[std::min<uint64_t>((f.q - kmin) / 250000, 3)];
+            b.n++;
+            b.marked += marked;
+            b.e += p;
+            b.v += p * (1 - p);
+        }
+    }
+    EXPECT_GT(peak, kmax + 500000); // the sweep covers the ramp and beyond
+    EXPECT_EQ(markedNotEct, 0u);
+    EXPECT_EQ(markedBelow, 0u);
+    EXPECT_GT(above, 0u);
+    EXPECT_EQ(markedAbove, above);
+    double e = 0;
+    double v = 0;
+    uint32_t marked = 0;
+    for (std::size_t i = 0; i < bins.size(); ++i)
+    {
+        const Bin& b = bins[i];
+        ASSERT_GT(b.n, 200u) << "bin " << i; // about 250 KB / 1058 B = 236
+        EXPECT_NEAR(b.marked, b.e, 4.5 * std::sqrt(b.v))
+            << "bin " << i << ": " << b.marked << " of " << b.n;
+        e += b.e;
+        v += b.v;
+        marked += b.marked;
+    }
+    EXPECT_NEAR(marked, e, 4.5 * std::sqrt(v));
+    EXPECT_EQ(sw->GetCounters().ecnMarked, marked + markedAbove);
+    Simulator::Destroy();
 }

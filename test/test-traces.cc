@@ -17,8 +17,11 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <gtest/gtest.h>
 #include <iterator>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 using namespace ns3;
@@ -94,6 +97,22 @@ TEST(ChakraReader, AcceptsAHandBuiltByteSequence)
     EXPECT_EQ(g.nodes[1].durationMicros, 0u);
     EXPECT_EQ(g.nodes[1].dataDeps, std::vector<uint64_t>({1}));
     ValidateGraph(g);
+}
+
+TEST(ChakraReader, LengthPrefixesOfSeveralVarintBytes)
+{
+    // A node of 137 bytes: id 1 (08 01), name of 130 'n' (12, length 130 =
+    // varint 82 01, the bytes), type COMP (18 04). Its length prefix 137 =
+    // 0b1'0001001 takes two varint bytes, low group first: 0x89 0x01.
+    const std::string name(130, 'n');
+    const std::string node = Bytes({0x08, 0x01, 0x12, 0x82, 0x01}) + name + Bytes({0x18, 0x04});
+    ASSERT_EQ(node.size(), 137u);
+    TraceGraph g = ParseChakra(kMeta + Bytes({0x89, 0x01}) + node, "long.et", 0);
+    ASSERT_EQ(g.nodes.size(), 1u);
+    EXPECT_EQ(g.nodes[0].name, name);
+    EXPECT_EQ(g.nodes[0].kind, TraceNode::COMP);
+    // And the writer frames it the same way.
+    EXPECT_EQ(SerializeChakra(g).substr(kMeta.size(), 2), Bytes({0x89, 0x01}));
 }
 
 TEST(ChakraReader, RejectsBadStreamsWithClearErrors)
@@ -182,54 +201,96 @@ TEST(ChakraReader, MismatchedSendRecvIsNamed)
     EXPECT_THROW(ParseTextTrace("1: comp 3\n", "x.txt"), TraceError);
 }
 
+namespace
+{
+/**
+ * Parse and validate the text trace \p text, run it on one 100 Gb/s leaf
+ * with a host per rank (rank r on host r) until it ends, hand the runner to
+ * \p check, then tear the simulation down. \p algorithms: per collective type.
+ */
+void
+RunTextTrace(const std::string& text,
+             const std::function<void(const TraceRunner&)>& check,
+             const std::map<std::string, std::string>& algorithms = {})
+{
+    std::vector<TraceGraph> g = ParseTextTrace(text, "inline.txt");
+    ValidateWorkload(g, {});
+    LeafSpineHelper ls;
+    ls.SetShape(1, 1, static_cast<uint32_t>(std::max<std::size_t>(g.size(), 2)));
+    Ptr<FabricTopology> topo = ls.Install();
+    TraceCollectiveOptions o;
+    o.algorithms = algorithms;
+    TraceRunner run(topo, g, {}, o);
+    run.Start();
+    Simulator::Run();
+    check(run);
+    Simulator::Destroy();
+}
+} // namespace
+
 TEST(TraceRunner, DependencyOrderAndComputeAddExactly)
 {
     // Rank 0: compute 10 us, send 1 MB to rank 1, compute 5 us after the
     // send. Rank 1: receive, then compute 7 us. Compute time is the sum of
     // compute durations exactly; no node starts before its dependencies end.
-    std::vector<TraceGraph> g = ParseTextTrace("rank 0\n"
-                                               "1: comp 10\n"
-                                               "2: send 1MB to 1 after 1\n"
-                                               "3: comp 5 after 2\n"
-                                               "rank 1\n"
-                                               "1: recv 1MB from 0\n"
-                                               "2: comp 7 after 1\n",
-                                               "order.txt");
-    ValidateWorkload(g, {});
-    LeafSpineHelper ls;
-    ls.SetShape(1, 1, 2);
-    Ptr<FabricTopology> topo = ls.Install();
-    TraceRunner run(topo, g, {});
-    run.Start();
-    Simulator::Run();
-    const auto& ranks = run.GetRanks();
-    ASSERT_TRUE(ranks[0].done && ranks[1].done);
-    EXPECT_EQ(ranks[0].compute, MicroSeconds(15));
-    EXPECT_EQ(ranks[1].compute, MicroSeconds(7));
-    for (uint32_t r = 0; r < 2; ++r)
-    {
-        const TraceGraph& gr = run.GetGraphs()[r];
-        for (std::size_t i = 0; i < gr.nodes.size(); ++i)
-        {
-            for (uint64_t d : gr.nodes[i].dataDeps)
-            {
-                std::size_t j = 0;
-                while (gr.nodes[j].id != d)
-                {
-                    ++j;
-                }
-                EXPECT_GE(ranks[r].nodeStart[i], ranks[r].nodeFinish[j]);
-            }
-        }
-    }
-    // The send starts at 10 us; rank 1's compute starts when the 1 MB
-    // arrives: after 10 us + the message's ideal time on the idle leaf, and
-    // takes exactly 7 us.
-    const Time arrival = MicroSeconds(10) + topo->GetIdealFct(0, 1, 1000000, 4096);
-    EXPECT_EQ(ranks[1].nodeStart[1], arrival);
-    EXPECT_EQ(ranks[1].finish, arrival + MicroSeconds(7));
-    EXPECT_EQ(ranks[0].finish - ranks[0].nodeStart[2], MicroSeconds(5));
-    Simulator::Destroy();
+    RunTextTrace("rank 0\n"
+                 "1: comp 10\n"
+                 "2: send 1MB to 1 after 1\n"
+                 "3: comp 5 after 2\n"
+                 "rank 1\n"
+                 "1: recv 1MB from 0\n"
+                 "2: comp 7 after 1\n",
+                 [](const TraceRunner& run) {
+                     const auto& ranks = run.GetRanks();
+                     ASSERT_TRUE(ranks[0].done && ranks[1].done);
+                     EXPECT_EQ(ranks[0].compute, MicroSeconds(15));
+                     EXPECT_EQ(ranks[1].compute, MicroSeconds(7));
+                     for (uint32_t r = 0; r < 2; ++r)
+                     {
+                         const TraceGraph& gr = run.GetGraphs()[r];
+                         for (std::size_t i = 0; i < gr.nodes.size(); ++i)
+                         {
+                             for (uint64_t d : gr.nodes[i].dataDeps)
+                             {
+                                 std::size_t j = 0;
+                                 while (gr.nodes[j].id != d)
+                                 {
+                                     ++j;
+                                 }
+                                 EXPECT_GE(ranks[r].nodeStart[i], ranks[r].nodeFinish[j]);
+                             }
+                         }
+                     }
+                     // The send starts at 10 us; rank 1's compute starts
+                     // when the 1 MB arrives, and takes exactly 7 us. 1 MB =
+                     // 244 full frames (4178 line bytes, s = 334.24 ns at
+                     // 100 Gb/s) and one of 576 B (658 line bytes, s' =
+                     // 52.64 ns) over h = 2 links of d = 1 us, stored and
+                     // forwarded once: (n - 1 + h - 1) s + s' + h d =
+                     // 245 s + s' + 2 d = 83.94144 us.
+                     const Time arrival =
+                         MicroSeconds(10) + PicoSeconds(245 * 334240 + 52640 + 2000000);
+                     EXPECT_EQ(ranks[1].nodeStart[1], arrival);
+                     EXPECT_EQ(ranks[1].finish, arrival + MicroSeconds(7));
+                     EXPECT_EQ(ranks[0].finish - ranks[0].nodeStart[2], MicroSeconds(5));
+                 });
+}
+
+TEST(TraceRunner, ControlDependenciesOrderNodesLikeDataDependencies)
+{
+    // Rank 0: node 2 (5 us) waits for node 1 (10 us) by a control
+    // dependency only: it runs from 10 us to 15 us. Node 3 (7 us) has no
+    // dependency, but the rank's GPU runs one COMP at a time, ready nodes in
+    // ascending id (ASTRA-sim's HardwareResource): node 1 first, then at
+    // 10 us node 2 before node 3, which runs from 15 us to 22 us.
+    RunTextTrace("rank 0\n1: comp 10\n2: comp 5 ctrl 1\n3: comp 7\n", [](const TraceRunner& run) {
+        const auto& r = run.GetRanks().at(0);
+        ASSERT_TRUE(r.done);
+        EXPECT_EQ(r.nodeStart[1], MicroSeconds(10));
+        EXPECT_EQ(r.nodeFinish[1], MicroSeconds(15));
+        EXPECT_EQ(r.nodeStart[2], MicroSeconds(15));
+        EXPECT_EQ(r.finish, MicroSeconds(22));
+    });
 }
 
 TEST(TraceRunner, CollectivesJoinAcrossRanks)
@@ -242,25 +303,18 @@ TEST(TraceRunner, CollectivesJoinAcrossRanks)
         text += "rank " + std::to_string(r) + "\n1: comp " + std::to_string(10 * r) +
                 "\n2: coll all-reduce 1MB after 1\n";
     }
-    std::vector<TraceGraph> g = ParseTextTrace(text, "coll.txt");
-    ValidateWorkload(g, {});
-    LeafSpineHelper ls;
-    ls.SetShape(1, 1, 4);
-    Ptr<FabricTopology> topo = ls.Install();
-    TraceCollectiveOptions o;
-    o.algorithms = {{"all-reduce", "ring"}};
-    TraceRunner run(topo, g, {}, o);
-    run.Start();
-    Simulator::Run();
-    const auto& rec = run.GetEngine().GetRecords();
-    ASSERT_EQ(rec.size(), 1u);
-    EXPECT_EQ(rec[0].start, MicroSeconds(30));
-    for (const auto& r : run.GetRanks())
-    {
-        EXPECT_TRUE(r.done);
-        EXPECT_EQ(r.finish, rec[0].finish);
-    }
-    Simulator::Destroy();
+    RunTextTrace(text,
+                 [](const TraceRunner& run) {
+                     const auto& rec = run.GetEngine().GetRecords();
+                     ASSERT_EQ(rec.size(), 1u);
+                     EXPECT_EQ(rec[0].start, MicroSeconds(30));
+                     for (const auto& r : run.GetRanks())
+                     {
+                         EXPECT_TRUE(r.done);
+                         EXPECT_EQ(r.finish, rec[0].finish);
+                     }
+                 },
+                 {{"all-reduce", "ring"}});
 }
 
 TEST(TraceScenario, ChakraAndTextWorkloadsRunFromScenarioFiles)
@@ -277,9 +331,18 @@ TEST(TraceScenario, ChakraAndTextWorkloadsRunFromScenarioFiles)
         ScenarioRunner run(ParseScenarioText(base + w + "}", {}, "trace.json"));
         run.Build();
         run.Run();
-        const std::string summary = run.SummaryJson();
-        EXPECT_EQ(summary.find("\"done\": false"), std::string::npos) << summary;
-        EXPECT_NE(summary.find("\"exposed_comm_s\""), std::string::npos);
+        // Every rank done; exposed communication = finish - compute (no
+        // overlap of compute and communication on one rank).
+        const auto summary = nlohmann::json::parse(run.SummaryJson());
+        ASSERT_FALSE(summary.at("ranks").empty());
+        for (const auto& r : summary.at("ranks"))
+        {
+            EXPECT_TRUE(r.at("done").get<bool>()) << r;
+            EXPECT_NEAR(r.at("exposed_comm_s").get<double>(),
+                        r.at("finish_s").get<double>() - r.at("compute_s").get<double>(),
+                        2e-9)
+                << r;
+        }
     }
     // The text trace's compute adds up: 50 + 80 us per rank.
     ScenarioRunner run(
