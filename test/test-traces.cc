@@ -278,19 +278,29 @@ TEST(TraceRunner, DependencyOrderAndComputeAddExactly)
 
 TEST(TraceRunner, ControlDependenciesOrderNodesLikeDataDependencies)
 {
-    // Rank 0: node 2 (5 us) waits for node 1 (10 us) by a control
-    // dependency only: it runs from 10 us to 15 us. Node 3 (7 us) has no
-    // dependency, but the rank's GPU runs one COMP at a time, ready nodes in
-    // ascending id (ASTRA-sim's HardwareResource): node 1 first, then at
-    // 10 us node 2 before node 3, which runs from 15 us to 22 us.
-    RunTextTrace("rank 0\n1: comp 10\n2: comp 5 ctrl 1\n3: comp 7\n", [](const TraceRunner& run) {
-        const auto& r = run.GetRanks().at(0);
-        ASSERT_TRUE(r.done);
-        EXPECT_EQ(r.nodeStart[1], MicroSeconds(10));
-        EXPECT_EQ(r.nodeFinish[1], MicroSeconds(15));
-        EXPECT_EQ(r.nodeStart[2], MicroSeconds(15));
-        EXPECT_EQ(r.finish, MicroSeconds(22));
-    });
+    // Rank 0: the send (node 2) waits for node 1 (10 us of compute) by a
+    // control dependency only, though its resource (the GPU's
+    // communication) is free: it starts at 10 us, and its 1 MB arrives one
+    // unloaded FCT later. Node 3 (7 us) has no dependency but shares the
+    // GPU's compute with node 1 (one COMP at a time, ready nodes in
+    // ascending id, as ASTRA-sim's HardwareResource): 10 us to 17 us.
+    RunTextTrace("rank 0\n1: comp 10\n2: send 1MB to 1 ctrl 1\n3: comp 7\n"
+                 "rank 1\n1: recv 1MB from 0\n",
+                 [](const TraceRunner& run) {
+                     const auto& r = run.GetRanks().at(0);
+                     ASSERT_TRUE(r.done);
+                     EXPECT_EQ(r.nodeStart[1], MicroSeconds(10));
+                     EXPECT_EQ(r.nodeStart[2], MicroSeconds(10));
+                     EXPECT_EQ(r.nodeFinish[2], MicroSeconds(17));
+                     // The receive ends no earlier than 10 us + 1 MB at
+                     // 100 Gb/s, and no later than 10 us + its unloaded FCT:
+                     // 245 frames (ceil(1e6 / 4096)) of 82 line bytes beyond
+                     // their payload, one full frame (4178) stored and
+                     // forwarded at the leaf, 2 x 1 us.
+                     const double end = run.GetRanks().at(1).finish.GetSeconds();
+                     EXPECT_GE(end, 10e-6 + 8e6 / 100e9);
+                     EXPECT_LE(end, 10e-6 + (1e6 + 245 * 82 + 4178) * 8 / 100e9 + 2e-6 + 1e-12);
+                 });
 }
 
 TEST(TraceRunner, CollectivesJoinAcrossRanks)
