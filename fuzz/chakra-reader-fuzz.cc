@@ -6,6 +6,8 @@
  * Built and run by fuzz/run.sh (clang, -fsanitize=fuzzer,address,undefined).
  */
 #include "ns3/execution-trace.h"
+#include "ns3/text-trace.h"
+#include "ns3/trace-workload.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -31,7 +31,8 @@ LIBS=(-L"$ROOT/build/lib" -Wl,-rpath,"$ROOT/build/lib" -ltraining-fabric
 sources() {
   case "$1" in
     chakra-reader-fuzz)
-      echo "$H/execution-trace.cc $H/input-file.cc $PROTO/et_def.pb.cc" ;;
+      echo "$H/execution-trace.cc $H/text-trace.cc $H/trace-workload.cc $H/input-file.cc" \
+           "$PROTO/et_def.pb.cc" ;;
     scenario-reader-fuzz)
       echo "$H/scenario-config.cc $H/input-file.cc $H/run-cost.cc $H/collective-plan.cc" \
            "$H/execution-trace.cc $H/topology-file-helper.cc $PROTO/et_def.pb.cc" ;;

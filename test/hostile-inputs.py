@@ -239,7 +239,7 @@ def cases():
         Case("permutation-huge", sets=[T({"leaves": 4096, "hosts_per_leaf": 4096}), W({"type": "permutation", "bytes": 1})],
              text="the pattern would generate"),
         Case("collective-one-rank", sets=[W({"type": "collective", "group": [0], "bytes": 1})], text="a collective needs at least two ranks"),
-        Case("collective-no-bytes", sets=[W({"type": "collective"})], text="workload.bytes: expected the collective's buffer size"),
+        Case("collective-no-bytes", sets=[W({"type": "collective"})], text="workload.bytes: expected the collective's size per rank"),
         Case("collective-algorithm", sets=[W({"type": "collective", "collective": "all-to-all", "algorithm": "ring", "bytes": 1})], text="workload.algorithm"),
         Case("collective-hier-dims", sets=[W({"type": "collective", "algorithm": "hierarchical", "dims": [3, 3], "bytes": 1})], text="dims must multiply to the group size 16"),
         Case("collective-chunks", sets=[W({"type": "collective", "bytes": 1, "chunks": 0})], text="workload.chunks"),

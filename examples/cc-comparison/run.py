@@ -72,7 +72,7 @@ def main():
     for pattern, spec in patterns(quick).items():
         for cc in ALGORITHMS:
             s = run(pattern, spec, cc)
-            flows = s["flows_total"] > 0  # a collective's transfers are not flows
+            flows = s["flows_total"] > 0  # a collective's transfers are flows too
             coll = s.get("collectives") or {}
             rows.append({
                 "pattern": pattern, "cc": cc,
@@ -83,8 +83,8 @@ def main():
                 "pause_frames": s["pfc_pause_frames"],
                 "max_queue_kb": s["max_queue_bytes"] / 1e3,
                 "mean_queue_kb": s["cc"]["mean_queue_bytes"] / 1e3,
-                "completed": (f'{s["flows_completed"]}/{s["flows_total"]}' if flows else
-                              f'{coll.get("completed", 0)}/{coll.get("instances", 0)} collective'),
+                "completed": (f'{coll.get("completed", 0)}/{coll.get("instances", 0)} collective'
+                              if coll else f'{s["flows_completed"]}/{s["flows_total"]}'),
             })
             print(f'{pattern:16s} {cc:15s} {rows[-1]["completion_ms"]:8.3f} ms', flush=True)
     keys = list(rows[0].keys())
@@ -124,7 +124,7 @@ def plot(rows):
                          r["slowdown_p99"] if r["slowdown_p99"] is not None else float("nan")]
             f.write(cc + " " + " ".join("NaN" if v != v else f"{v:.6g}" for v in vals) + "\n")
     png = os.path.join(OUT, "cc-comparison.png")
-    # p99 slowdown exists for flow patterns only (a collective reports busbw).
+    # p99 slowdown of every pattern with flows (a collective's transfers are flows).
     with_fct = [i for i, p in enumerate(patterns_)
                 if any(r["pattern"] == p and r["slowdown_p99"] is not None for r in rows)]
     p99_plot = ", ".join(f"'{data}' using {3 + 2 * i}:xtic(1) title '{patterns_[i]}'"

@@ -3,6 +3,8 @@
  */
 #include "collective-engine.h"
 
+#include "flow-log.h"
+
 #include "ns3/fabric-topology.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
@@ -15,9 +17,10 @@
 namespace ns3
 {
 
-CollectiveEngine::CollectiveEngine(Ptr<FabricTopology> topo, uint8_t trafficClass)
+CollectiveEngine::CollectiveEngine(Ptr<FabricTopology> topo, uint8_t trafficClass, FlowLog* log)
     : m_topo(topo),
-      m_class(trafficClass)
+      m_class(trafficClass),
+      m_log(log)
 {
 }
 
@@ -93,6 +96,12 @@ CollectiveEngine::GetQp(uint32_t src, uint32_t dst, uint32_t channel)
     Qp* self = &q;
     q.qp->SetRecvCompleteCallback(
         [this, self](Ptr<RdmaQueuePair>, uint64_t seq, uint64_t) { OnReceived(self, seq); });
+    if (m_log)
+    {
+        q.qp->SetSendCompleteCallback([this, self](Ptr<RdmaQueuePair>, uint64_t seq) {
+            m_log->Acked(self->inFlight.at(seq).flow);
+        });
+    }
     return q;
 }
 
@@ -111,18 +120,24 @@ CollectiveEngine::Post(uint32_t collective, uint32_t transfer)
         return;
     }
     Qp& q = GetQp(src, dst, tr.channel);
+    const uint32_t flow =
+        m_log ? m_log->AddPosted(q.qp, src, dst, m_class, tr.bytes, collective, tr.step, -1) : 0;
     const uint64_t seq = m_topo->GetNic(src)->PostSend(q.qp, tr.bytes);
     if (q.inFlight.size() <= seq)
     {
         q.inFlight.resize(seq + 1);
     }
-    q.inFlight[seq] = Pending{collective, transfer};
+    q.inFlight[seq] = Pending{collective, transfer, flow};
 }
 
 void
 CollectiveEngine::OnReceived(Qp* q, uint64_t seq)
 {
     const Pending p = q->inFlight.at(seq);
+    if (m_log)
+    {
+        m_log->Received(p.flow);
+    }
     Arrived(p.collective, p.transfer);
 }
 

@@ -22,6 +22,7 @@ namespace ns3
 {
 
 class FabricTopology;
+class FlowLog;
 class RdmaQueuePair;
 
 /**
@@ -30,6 +31,8 @@ class RdmaQueuePair;
  * message on a queue pair (one QP per ordered rank pair and channel, each
  * with its own UDP source port, reused across collectives as NCCL keeps its
  * connections), posted as soon as the transfers it depends on have arrived.
+ * A transfer between ranks on one host, or of zero bytes, crosses no network
+ * and is done at once.
  */
 class CollectiveEngine
 {
@@ -51,7 +54,13 @@ class CollectiveEngine
 
     typedef Callback<void, uint32_t> DoneCallback; //!< collective id
 
-    CollectiveEngine(Ptr<FabricTopology> topo, uint8_t trafficClass = 3);
+    /**
+     * \param topo the fabric
+     * \param trafficClass the class of every transfer
+     * \param log if given, every transfer posted is a flow there (with the
+     *        collective's id and the transfer's step)
+     */
+    CollectiveEngine(Ptr<FabricTopology> topo, uint8_t trafficClass = 3, FlowLog* log = nullptr);
     ~CollectiveEngine();
 
     /**
@@ -83,6 +92,7 @@ class CollectiveEngine
     {
         uint32_t collective;
         uint32_t transfer;
+        uint32_t flow; //!< in m_log
     };
 
     struct Qp
@@ -98,6 +108,7 @@ class CollectiveEngine
 
     Ptr<FabricTopology> m_topo;
     uint8_t m_class;
+    FlowLog* m_log;
     std::vector<Record> m_records;
     std::vector<Running> m_running;
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Qp> m_qps;

@@ -47,6 +47,10 @@ class Builder
         std::sort(deps.begin(), deps.end());
         deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
         t.deps = std::move(deps);
+        for (uint32_t d : t.deps)
+        {
+            t.step = std::max(t.step, m_plan.transfers[d].step + 1);
+        }
         m_plan.transfers.push_back(std::move(t));
         return static_cast<uint32_t>(m_plan.transfers.size() - 1);
     }

@@ -18,11 +18,13 @@ struct CollectiveSpec
 {
     std::string type{"all-reduce"}; //!< all-reduce | reduce-scatter | all-gather | all-to-all
     std::string algorithm{
-        "ring"};          //!< ring | direct | halving-doubling | double-binary-tree | hierarchical
-    uint64_t bytes{0};    //!< S: the buffer per rank (all-reduce input, all-gather output, ...)
-    uint32_t ranks{0};    //!< group size N
-    uint32_t chunks{1};   //!< pipeline chunks per channel
-    uint32_t channels{1}; //!< parallel channels (QPs), each with its share of the data
+        "ring"}; //!< ring | direct | halving-doubling | double-binary-tree | hierarchical
+    /// S, nccl-tests' size, per rank: all-reduce the buffer, reduce-scatter
+    /// the input, all-gather the output, all-to-all the send buffer.
+    uint64_t bytes{0};
+    uint32_t ranks{0};          //!< group size N
+    uint32_t chunks{1};         //!< pipeline chunks per channel
+    uint32_t channels{1};       //!< parallel channels (QPs), each with its share of the data
     std::vector<uint32_t> dims; //!< hierarchical: group = d1 x d2 x ... (rank = i1 + d1 i2 + ...)
     std::vector<std::string> dimAlgorithms; //!< hierarchical: algorithm per dimension (ring,
                                             //!< direct, halving-doubling)
@@ -36,6 +38,9 @@ struct Transfer
     uint64_t bytes{0};
     uint32_t channel{0};
     std::vector<uint32_t> deps; //!< transfers whose arrival must precede this one's start
+    /// Its depth in the dependency graph: 0 without dependencies, else one
+    /// more than its deepest dependency's (a ring's step number).
+    uint32_t step{0};
 };
 
 /// The transfers of one collective; a transfer may start once its dependencies have arrived.

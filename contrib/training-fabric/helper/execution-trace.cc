@@ -8,6 +8,7 @@
 #include "scenario-config.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -141,215 +142,228 @@ IntOf(const ChakraProtoMsg::AttributeProto& a, int64_t& v)
     }
 }
 
+/// The node attributes this simulator interprets (ASTRA-sim's names).
+enum AttrId
+{
+    A_COMM_TYPE,
+    A_COMM_SIZE,
+    A_COMM_SRC,
+    A_COMM_DST,
+    A_COMM_TAG,
+    A_PG_NAME,
+    A_IS_CPU_OP,
+    A_INVOLVED_DIM,
+    A_COUNT
+};
+
+const char* const kAttrNames[A_COUNT] = {"comm_type",
+                                         "comm_size",
+                                         "comm_src",
+                                         "comm_dst",
+                                         "comm_tag",
+                                         "pg_name",
+                                         "is_cpu_op",
+                                         "involved_dim"};
+
+int
+AttrIndex(const std::string& name)
+{
+    for (int i = 0; i < A_COUNT; ++i)
+    {
+        if (name == kAttrNames[i])
+        {
+            return i;
+        }
+    }
+    return -1;
+}
+
+/**
+ * Read attribute \p a as interpreted attribute \p which into \p t, as
+ * ASTRA-sim's feeder converts it (integers of any kind; bool from an integer),
+ * plus a whole double for comm_size. \return "" or what was expected.
+ */
 std::string
-NodeRef(const TraceGraph& g, uint64_t id)
+ReadAttr(const ChakraProtoMsg::AttributeProto& a, int which, TraceNode& t)
 {
-    return g.source + ": node " + std::to_string(id);
+    using A = ChakraProtoMsg::AttributeProto;
+    int64_t v = 0;
+    bool isInt = IntOf(a, v);
+    switch (which)
+    {
+    case A_COMM_TYPE:
+        if (!isInt)
+        {
+            return "expected an integer CollectiveCommType";
+        }
+        t.commType = v;
+        return "";
+    case A_COMM_SIZE:
+        if (a.value_case() == A::kDoubleVal || a.value_case() == A::kFloatVal)
+        {
+            const double d =
+                a.value_case() == A::kDoubleVal ? a.double_val() : double(a.float_val());
+            isInt = d >= 0 && d < 9.2e18 && d == std::floor(d);
+            v = isInt ? static_cast<int64_t>(d) : -1;
+        }
+        if (!isInt || v < 0)
+        {
+            return "expected a non-negative whole number of bytes";
+        }
+        t.commSize = static_cast<uint64_t>(v);
+        return "";
+    case A_COMM_SRC:
+    case A_COMM_DST:
+        if (!isInt || v < 0 || v > INT32_MAX)
+        {
+            return "expected a rank (a non-negative integer)";
+        }
+        (which == A_COMM_SRC ? t.commSrc : t.commDst) = static_cast<int32_t>(v);
+        return "";
+    case A_COMM_TAG:
+        if (!isInt)
+        {
+            return "expected an integer";
+        }
+        // ASTRA-sim reads the tag as uint32: tags equal modulo 2^32 match.
+        t.commTag = static_cast<int32_t>(static_cast<uint32_t>(v));
+        return "";
+    case A_PG_NAME:
+        if (a.value_case() == A::kStringVal || a.value_case() == A::kBytesVal)
+        {
+            t.pgName = a.value_case() == A::kStringVal ? a.string_val() : a.bytes_val();
+            return "";
+        }
+        if (!isInt)
+        {
+            return "expected a string";
+        }
+        t.pgName = std::to_string(v);
+        return "";
+    case A_IS_CPU_OP:
+        if (a.value_case() != A::kBoolVal && !isInt)
+        {
+            return "expected a bool";
+        }
+        t.isCpuOp = a.value_case() == A::kBoolVal ? a.bool_val() : v != 0;
+        return "";
+    default: // A_INVOLVED_DIM
+        if (a.value_case() != A::kBoolList)
+        {
+            return "expected a bool_list";
+        }
+        t.involvedDim.assign(a.bool_list().values().begin(), a.bool_list().values().end());
+        return "";
+    }
+}
+
+/// Whether interpreted attribute \p which has the same value in \p a and \p b.
+bool
+SameAttr(int which, const TraceNode& a, const TraceNode& b)
+{
+    switch (which)
+    {
+    case A_COMM_TYPE:
+        return a.commType == b.commType;
+    case A_COMM_SIZE:
+        return a.commSize == b.commSize;
+    case A_COMM_SRC:
+        return a.commSrc == b.commSrc;
+    case A_COMM_DST:
+        return a.commDst == b.commDst;
+    case A_COMM_TAG:
+        return a.commTag == b.commTag;
+    case A_PG_NAME:
+        return a.pgName == b.pgName;
+    case A_IS_CPU_OP:
+        return a.isCpuOp == b.isCpuOp;
+    default:
+        return a.involvedDim == b.involvedDim;
+    }
+}
+
+/**
+ * Give attribute \p which of \p n the value \p t holds: the first attribute
+ * of that name is left alone when it already reads as that value (so a node
+ * read and written back is the same message) and overwritten otherwise; with
+ * \p add, the attribute is appended when \p n has none.
+ */
+void
+PutAttr(ChakraProtoMsg::Node& n, int which, const TraceNode& t, bool add)
+{
+    ChakraProtoMsg::AttributeProto* a = nullptr;
+    for (auto& x : *n.mutable_attr())
+    {
+        if (x.name() == kAttrNames[which])
+        {
+            a = &x;
+            break;
+        }
+    }
+    if (a)
+    {
+        TraceNode current;
+        if (ReadAttr(*a, which, current).empty() && SameAttr(which, current, t))
+        {
+            return;
+        }
+    }
+    else if (add)
+    {
+        a = n.add_attr();
+        a->set_name(kAttrNames[which]);
+    }
+    else
+    {
+        return;
+    }
+    switch (which)
+    {
+    case A_COMM_TYPE:
+        a->set_int64_val(t.commType);
+        break;
+    case A_COMM_SIZE:
+        a->set_int64_val(static_cast<int64_t>(t.commSize));
+        break;
+    case A_COMM_SRC:
+        a->set_int32_val(t.commSrc);
+        break;
+    case A_COMM_DST:
+        a->set_int32_val(t.commDst);
+        break;
+    case A_COMM_TAG:
+        a->set_int32_val(t.commTag);
+        break;
+    case A_PG_NAME:
+        a->set_string_val(t.pgName);
+        break;
+    case A_IS_CPU_OP:
+        a->set_bool_val(t.isCpuOp);
+        break;
+    default:
+        a->mutable_bool_list()->clear_values();
+        for (bool b : t.involvedDim)
+        {
+            a->mutable_bool_list()->add_values(b);
+        }
+        break;
+    }
+}
+
+/// Replace \p field with \p ids unless it already holds them.
+void
+PutDeps(google::protobuf::RepeatedField<uint64_t>* field, const std::vector<uint64_t>& ids)
+{
+    if (!std::equal(field->begin(), field->end(), ids.begin(), ids.end()))
+    {
+        field->Clear();
+        for (uint64_t d : ids)
+        {
+            field->Add(d);
+        }
+    }
 }
 } // namespace
-
-namespace
-{
-TraceNode
-Node(uint64_t id, const std::string& name, TraceNode::Kind kind, std::vector<uint64_t> deps)
-{
-    TraceNode n;
-    n.id = id;
-    n.name = name;
-    n.kind = kind;
-    n.dataDeps = std::move(deps);
-    return n;
-}
-} // namespace
-
-std::vector<TraceGraph>
-GenerateTrace(const std::string& pattern,
-              uint32_t ranks,
-              uint32_t count,
-              uint64_t bytes,
-              uint64_t us)
-{
-    if (pattern == "gossip")
-    {
-        return GenerateGossip(ranks, count, bytes, us, false, false, 1);
-    }
-    if (pattern != "dp" && pattern != "moe" && pattern != "pipeline")
-    {
-        throw TraceError(pattern + ": unknown pattern (valid: dp, moe, pipeline, gossip)");
-    }
-    std::vector<TraceGraph> graphs(ranks);
-    for (uint32_t r = 0; r < ranks; ++r)
-    {
-        TraceGraph& g = graphs[r];
-        g.rank = r;
-        g.source = pattern;
-        uint64_t id = 0;
-        if (pattern == "dp")
-        {
-            std::vector<uint64_t> reduces;
-            uint64_t prev = UINT64_MAX;
-            for (uint32_t l = 0; l < count; ++l)
-            {
-                TraceNode c = Node(id, "bwd_layer" + std::to_string(l), TraceNode::COMP, {});
-                if (prev != UINT64_MAX)
-                {
-                    c.dataDeps.push_back(prev);
-                }
-                c.durationMicros = us;
-                g.nodes.push_back(c);
-                prev = id++;
-                TraceNode a =
-                    Node(id, "allreduce_layer" + std::to_string(l), TraceNode::COMM_COLL, {prev});
-                a.commType = 0; // ALL_REDUCE
-                a.commSize = bytes;
-                g.nodes.push_back(a);
-                reduces.push_back(id++);
-            }
-            TraceNode step = Node(id++, "optimizer_step", TraceNode::COMP, reduces);
-            step.durationMicros = us;
-            g.nodes.push_back(step);
-        }
-        else if (pattern == "moe")
-        {
-            uint64_t prev = UINT64_MAX;
-            for (uint32_t l = 0; l < count; ++l)
-            {
-                for (const char* part : {"dispatch", "combine"})
-                {
-                    TraceNode c = Node(id,
-                                       std::string("expert_") + part + std::to_string(l),
-                                       TraceNode::COMP,
-                                       {});
-                    if (prev != UINT64_MAX)
-                    {
-                        c.dataDeps.push_back(prev);
-                    }
-                    c.durationMicros = us;
-                    g.nodes.push_back(c);
-                    prev = id++;
-                    TraceNode a = Node(id,
-                                       std::string("alltoall_") + part + std::to_string(l),
-                                       TraceNode::COMM_COLL,
-                                       {prev});
-                    a.commType = 6; // ALL_TO_ALL
-                    a.commSize = bytes;
-                    g.nodes.push_back(a);
-                    prev = id++;
-                }
-            }
-        }
-        else if (pattern == "pipeline")
-        {
-            uint64_t prev = UINT64_MAX;
-            for (uint32_t m = 0; m < count; ++m)
-            {
-                std::vector<uint64_t> deps;
-                if (prev != UINT64_MAX)
-                {
-                    deps.push_back(prev);
-                }
-                if (r > 0)
-                {
-                    TraceNode rv =
-                        Node(id, "recv_mb" + std::to_string(m), TraceNode::COMM_RECV, deps);
-                    rv.commSrc = static_cast<int32_t>(r - 1);
-                    rv.commDst = static_cast<int32_t>(r);
-                    rv.commTag = static_cast<int32_t>(m);
-                    rv.commSize = bytes;
-                    g.nodes.push_back(rv);
-                    deps = {id++};
-                }
-                TraceNode c = Node(id, "fwd_mb" + std::to_string(m), TraceNode::COMP, deps);
-                c.durationMicros = us;
-                g.nodes.push_back(c);
-                prev = id++;
-                if (r + 1 < ranks)
-                {
-                    TraceNode s =
-                        Node(id, "send_mb" + std::to_string(m), TraceNode::COMM_SEND, {prev});
-                    s.commSrc = static_cast<int32_t>(r);
-                    s.commDst = static_cast<int32_t>(r + 1);
-                    s.commTag = static_cast<int32_t>(m);
-                    s.commSize = bytes;
-                    g.nodes.push_back(s);
-                    ++id;
-                }
-            }
-        }
-    }
-    return graphs;
-}
-
-std::vector<TraceGraph>
-GenerateGossip(uint32_t ranks,
-               uint32_t steps,
-               uint64_t bytes,
-               uint64_t us,
-               bool random,
-               bool delayByOne,
-               uint64_t seed)
-{
-    if (ranks < 2)
-    {
-        throw TraceError("gossip: needs at least two learners");
-    }
-    // Per-step shift: 1 (ring successor) or drawn from a splitmix64 stream.
-    std::vector<uint32_t> shift(steps, 1);
-    uint64_t state = seed;
-    for (uint32_t s = 0; s < steps && random; ++s)
-    {
-        uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        z ^= z >> 31;
-        shift[s] = 1 + static_cast<uint32_t>(z % (ranks - 1));
-    }
-    std::vector<TraceGraph> graphs(ranks);
-    for (uint32_t r = 0; r < ranks; ++r)
-    {
-        TraceGraph& g = graphs[r];
-        g.rank = r;
-        g.source = "gossip";
-        uint64_t id = 0;
-        std::vector<uint64_t> recvOf;
-        uint64_t prevCompute = UINT64_MAX;
-        for (uint32_t s = 0; s < steps; ++s)
-        {
-            TraceNode c = Node(id, "compute" + std::to_string(s), TraceNode::COMP, {});
-            if (prevCompute != UINT64_MAX)
-            {
-                c.dataDeps.push_back(prevCompute);
-            }
-            // The model received in step s-1 (synchronous) or s-2 (delay by one).
-            const int64_t need = static_cast<int64_t>(s) - (delayByOne ? 2 : 1);
-            if (need >= 0)
-            {
-                c.dataDeps.push_back(recvOf[need]);
-            }
-            c.durationMicros = us;
-            g.nodes.push_back(c);
-            prevCompute = id++;
-            const uint32_t to = (r + shift[s]) % ranks;
-            const uint32_t from = (r + ranks - shift[s]) % ranks;
-            TraceNode snd =
-                Node(id++, "send_model" + std::to_string(s), TraceNode::COMM_SEND, {prevCompute});
-            snd.commSrc = static_cast<int32_t>(r);
-            snd.commDst = static_cast<int32_t>(to);
-            snd.commTag = static_cast<int32_t>(s);
-            snd.commSize = bytes;
-            g.nodes.push_back(snd);
-            TraceNode rcv =
-                Node(id, "recv_model" + std::to_string(s), TraceNode::COMM_RECV, {prevCompute});
-            rcv.commSrc = static_cast<int32_t>(from);
-            rcv.commDst = static_cast<int32_t>(r);
-            rcv.commTag = static_cast<int32_t>(s);
-            rcv.commSize = bytes;
-            g.nodes.push_back(rcv);
-            recvOf.push_back(id++);
-        }
-    }
-    return graphs;
-}
 
 std::string
 CollectiveName(int64_t t)
@@ -403,6 +417,7 @@ ParseChakra(const std::string& raw, const std::string& source, uint32_t rank)
         Fail(source, "undecodable GlobalMetadata message");
     }
     g.version = meta.version();
+    g.rawMetadata.assign(bytes, pos, len);
     pos += len;
     uint32_t index = 0;
     while (ReadVarint(bytes, pos, len, source))
@@ -418,58 +433,41 @@ ParseChakra(const std::string& raw, const std::string& source, uint32_t rank)
         {
             Fail(source, "undecodable node message #" + std::to_string(index));
         }
+        TraceNode t;
+        t.raw.assign(bytes, pos, len);
         pos += len;
         ++index;
-        TraceNode t;
         t.id = n.id();
         t.name = n.name();
         const int type = n.type();
-        if (type < TraceNode::METADATA || type > TraceNode::COMM_COLL)
+        if (type < 0 || type > static_cast<int>(TraceNode::COMM_COLL))
         {
             Fail(source,
                  "node " + std::to_string(t.id) + ": unknown node type " + std::to_string(type) +
-                     " (expected 1..7: METADATA, MEM_LOAD, MEM_STORE, COMP, COMM_SEND, "
+                     " (expected 0..7: INVALID, METADATA, MEM_LOAD, MEM_STORE, COMP, COMM_SEND, "
                      "COMM_RECV, COMM_COLL)");
         }
         t.kind = static_cast<TraceNode::Kind>(type);
         t.dataDeps.assign(n.data_deps().begin(), n.data_deps().end());
         t.ctrlDeps.assign(n.ctrl_deps().begin(), n.ctrl_deps().end());
         t.durationMicros = n.duration_micros();
+        if (t.kind == TraceNode::METADATA)
+        {
+            t.metadataInputs = n.inputs().values();
+        }
+        uint32_t seen = 0; // the first attribute of a name counts, as in ASTRA-sim's feeder
         for (const auto& a : n.attr())
         {
-            int64_t v = 0;
-            if (a.name() == "pg_name" &&
-                a.value_case() == ChakraProtoMsg::AttributeProto::kStringVal)
+            const int which = AttrIndex(a.name());
+            if (which < 0 || (seen & (1u << which)))
             {
-                t.pgName = a.string_val();
+                continue; // not interpreted (kept in t.raw), or a later duplicate
             }
-            else if (!IntOf(a, v))
+            seen |= 1u << which;
+            const std::string err = ReadAttr(a, which, t);
+            if (!err.empty())
             {
-                continue; // other attributes (is_cpu_op, involved_dim, ...) are not used
-            }
-            else if (a.name() == "comm_type")
-            {
-                t.commType = v;
-            }
-            else if (a.name() == "comm_size")
-            {
-                if (v < 0)
-                {
-                    Fail(source, "node " + std::to_string(t.id) + ": negative comm_size");
-                }
-                t.commSize = static_cast<uint64_t>(v);
-            }
-            else if (a.name() == "comm_src")
-            {
-                t.commSrc = static_cast<int32_t>(v);
-            }
-            else if (a.name() == "comm_dst")
-            {
-                t.commDst = static_cast<int32_t>(v);
-            }
-            else if (a.name() == "comm_tag")
-            {
-                t.commTag = static_cast<int32_t>(v);
+                Fail(source, "node " + std::to_string(t.id) + ": " + a.name() + ": " + err);
             }
         }
         g.nodes.push_back(std::move(t));
@@ -490,6 +488,8 @@ SerializeChakra(const TraceGraph& g)
 {
     std::string out;
     ChakraProtoMsg::GlobalMetadata meta;
+    // Messages as read parse again (the reader checked them).
+    meta.ParseFromString(g.rawMetadata);
     meta.set_version(g.version);
     std::string m = meta.SerializeAsString();
     WriteVarint(out, m.size());
@@ -497,51 +497,34 @@ SerializeChakra(const TraceGraph& g)
     for (const TraceNode& t : g.nodes)
     {
         ChakraProtoMsg::Node n;
+        n.ParseFromString(t.raw);
         n.set_id(t.id);
         n.set_name(t.name);
         n.set_type(static_cast<ChakraProtoMsg::NodeType>(t.kind));
-        for (uint64_t d : t.dataDeps)
-        {
-            n.add_data_deps(d);
-        }
-        for (uint64_t d : t.ctrlDeps)
-        {
-            n.add_ctrl_deps(d);
-        }
+        PutDeps(n.mutable_data_deps(), t.dataDeps);
+        PutDeps(n.mutable_ctrl_deps(), t.ctrlDeps);
         n.set_duration_micros(t.durationMicros);
-        auto intAttr = [&](const char* name, int64_t v, bool i32) {
-            auto* a = n.add_attr();
-            a->set_name(name);
-            if (i32)
-            {
-                a->set_int32_val(static_cast<int32_t>(v));
-            }
-            else
-            {
-                a->set_int64_val(v);
-            }
-        };
+        // A node built here (text, generators) gets every attribute it uses;
+        // one read from a file keeps the set it had, plus what was given.
+        const bool fresh = t.raw.empty();
+        const bool p2p = t.kind == TraceNode::COMM_SEND || t.kind == TraceNode::COMM_RECV;
         if (t.kind == TraceNode::COMM_COLL)
         {
-            intAttr("comm_type", t.commType, false);
+            PutAttr(n, A_COMM_TYPE, t, true);
         }
-        if (t.kind == TraceNode::COMM_COLL || t.kind == TraceNode::COMM_SEND ||
-            t.kind == TraceNode::COMM_RECV)
+        if (t.IsComm())
         {
-            intAttr("comm_size", static_cast<int64_t>(t.commSize), false);
+            PutAttr(n, A_COMM_SIZE, t, fresh || t.commSize != 0);
         }
-        if (t.kind == TraceNode::COMM_SEND || t.kind == TraceNode::COMM_RECV)
+        if (p2p)
         {
-            intAttr("comm_src", t.commSrc, true);
-            intAttr("comm_dst", t.commDst, true);
-            intAttr("comm_tag", t.commTag, true);
+            PutAttr(n, A_COMM_SRC, t, t.commSrc >= 0);
+            PutAttr(n, A_COMM_DST, t, t.commDst >= 0);
+            PutAttr(n, A_COMM_TAG, t, fresh || t.commTag != 0);
         }
-        if (!t.pgName.empty())
-        {
-            auto* a = n.add_attr();
-            a->set_name("pg_name");
-            a->set_string_val(t.pgName);
-        }
+        PutAttr(n, A_PG_NAME, t, !t.pgName.empty());
+        PutAttr(n, A_IS_CPU_OP, t, t.isCpuOp);
+        PutAttr(n, A_INVOLVED_DIM, t, !t.involvedDim.empty());
         m = n.SerializeAsString();
         WriteVarint(out, m.size());
         out += m;
@@ -627,343 +610,6 @@ ReadCommGroups(const std::string& path, uint32_t ranks)
         }
     }
     return groups;
-}
-
-std::vector<TraceGraph>
-ParseTextTrace(const std::string& text, const std::string& source)
-{
-    std::vector<TraceGraph> graphs;
-    std::istringstream in(text);
-    std::string line;
-    int ln = 0;
-    auto fail = [&](const std::string& what) {
-        Fail(source, "line " + std::to_string(ln) + ": " + what);
-    };
-    auto ids = [&](const std::string& list) {
-        std::vector<uint64_t> out;
-        std::stringstream ss(list);
-        std::string item;
-        while (std::getline(ss, item, ','))
-        {
-            if (item.empty() || item.size() > 18 ||
-                !std::all_of(item.begin(), item.end(), ::isdigit))
-            {
-                fail("expected node ids (at most 18 digits) separated by commas, got \"" + list +
-                     "\"");
-            }
-            out.push_back(std::stoull(item));
-        }
-        return out;
-    };
-    auto number = [&](const std::string& tok, const char* what) {
-        if (tok.empty() || !std::all_of(tok.begin(), tok.end(), ::isdigit) || tok.size() > 18)
-        {
-            fail(std::string("expected ") + what + ", got \"" + tok + "\"");
-        }
-        return std::stoull(tok);
-    };
-    while (std::getline(in, line))
-    {
-        ++ln;
-        const std::size_t hash = line.find('#');
-        if (hash != std::string::npos)
-        {
-            line.resize(hash);
-        }
-        std::istringstream ls(line);
-        std::vector<std::string> tok;
-        std::string t;
-        while (ls >> t)
-        {
-            tok.push_back(t);
-        }
-        if (tok.empty())
-        {
-            continue;
-        }
-        if (tok[0] == "rank")
-        {
-            if (tok.size() != 2)
-            {
-                fail("expected \"rank <r>\"");
-            }
-            const uint64_t r = number(tok[1], "a rank");
-            if (r != graphs.size())
-            {
-                fail("ranks must come in order 0, 1, ...: expected rank " +
-                     std::to_string(graphs.size()));
-            }
-            TraceGraph g;
-            g.rank = static_cast<uint32_t>(r);
-            g.source = source + " (rank " + tok[1] + ")";
-            graphs.push_back(g);
-            continue;
-        }
-        if (graphs.empty())
-        {
-            fail("a node before the first \"rank <r>\" line");
-        }
-        if (tok.size() < 3 || tok[0].back() != ':')
-        {
-            fail("expected \"<id>: comp|send|recv|coll ...\"");
-        }
-        TraceNode n;
-        n.id = number(tok[0].substr(0, tok[0].size() - 1), "a node id");
-        const std::string& op = tok[1];
-        std::size_t i = 2;
-        if (op == "comp")
-        {
-            n.kind = TraceNode::COMP;
-            n.durationMicros = number(tok[i++], "a duration in microseconds");
-        }
-        else if (op == "send" || op == "recv")
-        {
-            n.kind = op == "send" ? TraceNode::COMM_SEND : TraceNode::COMM_RECV;
-            try
-            {
-                n.commSize = ParseByteSize(tok[i++]);
-            }
-            catch (const ScenarioError&)
-            {
-                fail("expected a size such as 4096 or \"1MB\", got \"" + tok[i - 1] + "\"");
-            }
-            const char* dir = op == "send" ? "to" : "from";
-            if (i + 1 >= tok.size() || tok[i] != dir)
-            {
-                fail(std::string("expected \"") + dir + " <rank>\"");
-            }
-            const int32_t peer = static_cast<int32_t>(number(tok[i + 1], "a rank"));
-            i += 2;
-            const int32_t self = static_cast<int32_t>(graphs.back().rank);
-            n.commSrc = op == "send" ? self : peer;
-            n.commDst = op == "send" ? peer : self;
-        }
-        else if (op == "coll")
-        {
-            n.kind = TraceNode::COMM_COLL;
-            const std::string& c = tok[i++];
-            static const std::map<std::string, int64_t> types{
-                {"all-reduce", ChakraProtoMsg::ALL_REDUCE},
-                {"all-gather", ChakraProtoMsg::ALL_GATHER},
-                {"reduce-scatter", ChakraProtoMsg::REDUCE_SCATTER},
-                {"all-to-all", ChakraProtoMsg::ALL_TO_ALL},
-                {"broadcast", ChakraProtoMsg::BROADCAST},
-                {"reduce", ChakraProtoMsg::REDUCE},
-                {"barrier", ChakraProtoMsg::BARRIER}};
-            auto it = types.find(c);
-            if (it == types.end())
-            {
-                fail("unknown collective \"" + c +
-                     "\" (valid: all-reduce, all-gather, reduce-scatter, all-to-all, broadcast, "
-                     "reduce, barrier)");
-            }
-            n.commType = it->second;
-            if (i >= tok.size())
-            {
-                fail("expected the collective's size");
-            }
-            try
-            {
-                n.commSize = ParseByteSize(tok[i++]);
-            }
-            catch (const ScenarioError&)
-            {
-                fail("expected a size such as 4096 or \"1MB\", got \"" + tok[i - 1] + "\"");
-            }
-        }
-        else
-        {
-            fail("unknown operation \"" + op + "\" (valid: comp, send, recv, coll)");
-        }
-        while (i < tok.size())
-        {
-            const std::string& key = tok[i];
-            if (i + 1 >= tok.size())
-            {
-                fail("\"" + key + "\" needs a value");
-            }
-            const std::string& val = tok[i + 1];
-            if (key == "after")
-            {
-                n.dataDeps = ids(val);
-            }
-            else if (key == "ctrl")
-            {
-                n.ctrlDeps = ids(val);
-            }
-            else if (key == "tag" &&
-                     (n.kind == TraceNode::COMM_SEND || n.kind == TraceNode::COMM_RECV))
-            {
-                n.commTag = static_cast<int32_t>(number(val, "a tag"));
-            }
-            else if (key == "group" && n.kind == TraceNode::COMM_COLL)
-            {
-                n.pgName = val;
-            }
-            else if (key == "name")
-            {
-                n.name = val;
-            }
-            else
-            {
-                fail("unexpected \"" + key +
-                     "\" (valid: after, ctrl, name, tag for send/recv, "
-                     "group for coll)");
-            }
-            i += 2;
-        }
-        if (n.name.empty())
-        {
-            n.name = op + std::to_string(n.id);
-        }
-        graphs.back().nodes.push_back(n);
-    }
-    if (graphs.empty())
-    {
-        Fail(source, "no \"rank <r>\" section");
-    }
-    return graphs;
-}
-
-void
-ValidateGraph(const TraceGraph& g)
-{
-    std::map<uint64_t, std::size_t> index;
-    for (std::size_t i = 0; i < g.nodes.size(); ++i)
-    {
-        if (!index.emplace(g.nodes[i].id, i).second)
-        {
-            Fail(g.source, "node " + std::to_string(g.nodes[i].id) + ": duplicate node id");
-        }
-    }
-    std::vector<std::vector<std::size_t>> out(g.nodes.size());
-    std::vector<uint32_t> indeg(g.nodes.size(), 0);
-    for (std::size_t i = 0; i < g.nodes.size(); ++i)
-    {
-        const TraceNode& n = g.nodes[i];
-        for (const auto* deps : {&n.dataDeps, &n.ctrlDeps})
-        {
-            for (uint64_t d : *deps)
-            {
-                auto it = index.find(d);
-                if (it == index.end())
-                {
-                    Fail(g.source,
-                         "node " + std::to_string(n.id) + ": depends on node " + std::to_string(d) +
-                             ", which does not exist");
-                }
-                out[it->second].push_back(i);
-                indeg[i]++;
-            }
-        }
-        if ((n.kind == TraceNode::COMM_SEND || n.kind == TraceNode::COMM_RECV ||
-             (n.kind == TraceNode::COMM_COLL && n.commType != ChakraProtoMsg::BARRIER)) &&
-            n.commSize == 0)
-        {
-            Fail(g.source, "node " + std::to_string(n.id) + ": communication without comm_size");
-        }
-        if (n.kind == TraceNode::COMM_COLL && CollectiveName(n.commType).empty())
-        {
-            Fail(g.source,
-                 "node " + std::to_string(n.id) + ": comm_type " + std::to_string(n.commType) +
-                     " is not simulated (expected ALL_REDUCE 0, REDUCE 1, ALL_GATHER 2, "
-                     "BROADCAST 5, ALL_TO_ALL 6, REDUCE_SCATTER 7 or 8, BARRIER 9)");
-        }
-    }
-    // Kahn's algorithm: whatever is left has a cycle.
-    std::vector<std::size_t> ready;
-    for (std::size_t i = 0; i < indeg.size(); ++i)
-    {
-        if (indeg[i] == 0)
-        {
-            ready.push_back(i);
-        }
-    }
-    std::size_t seen = 0;
-    while (!ready.empty())
-    {
-        const std::size_t u = ready.back();
-        ready.pop_back();
-        ++seen;
-        for (std::size_t v : out[u])
-        {
-            if (--indeg[v] == 0)
-            {
-                ready.push_back(v);
-            }
-        }
-    }
-    if (seen != g.nodes.size())
-    {
-        for (std::size_t i = 0; i < indeg.size(); ++i)
-        {
-            if (indeg[i] > 0)
-            {
-                Fail(g.source, "node " + std::to_string(g.nodes[i].id) + ": on a dependency cycle");
-            }
-        }
-    }
-}
-
-void
-ValidateWorkload(const std::vector<TraceGraph>& graphs, const CommGroups& groups)
-{
-    const int32_t n = static_cast<int32_t>(graphs.size());
-    // (src, dst, tag, size) -> count of sends minus receives, with an example.
-    std::map<std::tuple<int32_t, int32_t, int32_t, uint64_t>, std::pair<int64_t, std::string>>
-        pairs;
-    for (const TraceGraph& g : graphs)
-    {
-        ValidateGraph(g);
-        for (const TraceNode& t : g.nodes)
-        {
-            if (t.kind != TraceNode::COMM_SEND && t.kind != TraceNode::COMM_RECV)
-            {
-                if (t.kind == TraceNode::COMM_COLL && !t.pgName.empty() && !groups.count(t.pgName))
-                {
-                    Fail(g.source,
-                         "node " + std::to_string(t.id) + ": pg_name \"" + t.pgName +
-                             "\" is not in the comm-group file");
-                }
-                continue;
-            }
-            const bool send = t.kind == TraceNode::COMM_SEND;
-            const int32_t self = static_cast<int32_t>(g.rank);
-            if ((send ? t.commSrc : t.commDst) != self)
-            {
-                Fail(g.source,
-                     "node " + std::to_string(t.id) + ": " + (send ? "comm_src " : "comm_dst ") +
-                         std::to_string(send ? t.commSrc : t.commDst) + " is not this rank " +
-                         std::to_string(self));
-            }
-            const int32_t peer = send ? t.commDst : t.commSrc;
-            if (peer < 0 || peer >= n || peer == self)
-            {
-                Fail(g.source,
-                     "node " + std::to_string(t.id) + ": peer rank " + std::to_string(peer) +
-                         " does not exist (ranks 0.." + std::to_string(n - 1) + ", not self)");
-            }
-            auto& e = pairs[{t.commSrc, t.commDst, t.commTag, t.commSize}];
-            e.first += send ? 1 : -1;
-            if (e.second.empty())
-            {
-                e.second = NodeRef(g, t.id);
-            }
-        }
-    }
-    for (const auto& kv : pairs)
-    {
-        if (kv.second.first != 0)
-        {
-            const auto& k = kv.first;
-            throw TraceError(kv.second.second + ": " + (kv.second.first > 0 ? "send" : "receive") +
-                             " of " + std::to_string(std::get<3>(k)) + " bytes from rank " +
-                             std::to_string(std::get<0>(k)) + " to rank " +
-                             std::to_string(std::get<1>(k)) + " (tag " +
-                             std::to_string(std::get<2>(k)) + ") has no matching " +
-                             (kv.second.first > 0 ? "receive" : "send"));
-        }
-    }
 }
 
 } // namespace ns3

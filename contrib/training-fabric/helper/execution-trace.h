@@ -24,6 +24,12 @@ class TraceError : public std::runtime_error
 {
   public:
     using std::runtime_error::runtime_error;
+
+    /// "<where>: <what>"
+    TraceError(const std::string& where, const std::string& what)
+        : std::runtime_error(where + ": " + what)
+    {
+    }
 };
 
 /// One node of a rank's execution graph.
@@ -32,6 +38,7 @@ struct TraceNode
     /// What the node does (Chakra NodeType values).
     enum Kind : uint32_t
     {
+        INVALID = 0, //!< skipped, as ASTRA-sim skips INVALID_NODE
         METADATA = 1,
         MEM_LOAD = 2,
         MEM_STORE = 3,
@@ -48,13 +55,52 @@ struct TraceNode
     std::vector<uint64_t> ctrlDeps;
     uint64_t durationMicros{0};
     // Communication (Chakra attributes comm_type, comm_size, comm_src,
-    // comm_dst, comm_tag, pg_name).
+    // comm_dst, comm_tag, pg_name, involved_dim) and is_cpu_op.
     int64_t commType{-1}; //!< Chakra CollectiveCommType, COMM_COLL only
-    uint64_t commSize{0}; //!< bytes
-    int32_t commSrc{-1};
-    int32_t commDst{-1};
+    /// Bytes, as Chakra's comm_size: for ALL_GATHER the input of one rank (the
+    /// output is group size x comm_size); for the others the buffer of one rank
+    /// (all-reduce, reduce-scatter input, all-to-all send buffer, broadcast).
+    uint64_t commSize{0};
+    int32_t commSrc{-1}; //!< -1: absent (a SEND's own rank, see Src())
+    int32_t commDst{-1}; //!< -1: absent (a RECV's own rank, see Dst())
     int32_t commTag{0};
     std::string pgName;
+    bool isCpuOp{false};           //!< is_cpu_op: runs on the rank's CPU, not its GPU
+    std::vector<bool> involvedDim; //!< involved_dim; empty: every dimension
+    /// METADATA nodes: inputs.values, where Chakra's PyTorch converter writes
+    /// the process groups (ASTRA-sim's issue_pytorch_pg_metadata reads them).
+    std::string metadataInputs;
+    /// The Node message as read from a Chakra file (empty otherwise):
+    /// SerializeChakra starts from it, so what is not interpreted survives.
+    std::string raw;
+
+    /// The sending rank of a SEND or RECV: comm_src, or for a SEND without it
+    /// the own rank \p rank (ASTRA-sim's default); -1 when unknown.
+    int32_t Src(uint32_t rank) const
+    {
+        return commSrc >= 0 || kind != COMM_SEND ? commSrc : static_cast<int32_t>(rank);
+    }
+
+    /// The receiving rank of a SEND or RECV: comm_dst, or for a RECV without
+    /// it the own rank \p rank; -1 when unknown.
+    int32_t Dst(uint32_t rank) const
+    {
+        return commDst >= 0 || kind != COMM_RECV ? commDst : static_cast<int32_t>(rank);
+    }
+
+    /// Communication (SEND, RECV or COLL).
+    bool IsComm() const
+    {
+        return kind == COMM_SEND || kind == COMM_RECV || kind == COMM_COLL;
+    }
+
+    /// Nodes that take no time and move no data: INVALID_NODE, METADATA, and
+    /// communication on the CPU side without comm_size (ASTRA-sim cannot run
+    /// those either).
+    bool IsSkipped() const
+    {
+        return kind == INVALID || kind == METADATA || (IsComm() && isCpuOp && commSize == 0);
+    }
 };
 
 /// The execution graph of one rank.
@@ -63,87 +109,52 @@ struct TraceGraph
     uint32_t rank{0};
     std::string source; //!< file it came from (errors name it)
     std::string version{"0.0.4"};
+    std::string rawMetadata; //!< the GlobalMetadata message as read (Chakra files)
     std::vector<TraceNode> nodes;
+
+    /// "<source>: node <id>", how errors and warnings name a node
+    std::string Where(uint64_t id) const
+    {
+        return source + ": node " + std::to_string(id);
+    }
 };
 
-/// Communication groups: pg_name -> ranks (a comm-group JSON file).
+/**
+ * Communication groups: pg_name -> ranks, from a comm-group JSON file
+ * (ASTRA-sim's `{"<int>": [npu, ...]}`) and the process groups of METADATA
+ * nodes. pg_name "" and "0" are always every rank (ASTRA-sim's default group).
+ */
 typedef std::map<std::string, std::vector<uint32_t>> CommGroups;
 
 /**
  * Parse a Chakra ET byte stream: a GlobalMetadata message, then Node
  * messages, each preceded by its length as an unsigned base-128 varint;
  * gzip-compressed streams (1f 8b) are inflated first. Throws TraceError
- * (truncated stream, bad varint, undecodable message, unknown node type).
+ * (truncated stream, bad varint, undecodable message, unknown node type, an
+ * attribute of a kind ASTRA-sim cannot read). Attributes are read as
+ * ASTRA-sim's Chakra feeder reads them: the first one of a name counts,
+ * integers of any protobuf kind; comm_size may also be a whole double.
  */
 TraceGraph ParseChakra(const std::string& bytes, const std::string& source, uint32_t rank);
 /// Read one Chakra ET file.
 TraceGraph ReadChakraFile(const std::string& path, uint32_t rank);
-/// Serialize in the same framing (uncompressed).
+/**
+ * Serialize in the same framing (uncompressed). Nodes and metadata read from
+ * a Chakra file are written from the messages as read, with only the fields
+ * this simulator interprets updated, so every other attribute, the inputs and
+ * outputs and the GlobalMetadata attributes survive a read and write.
+ */
 std::string SerializeChakra(const TraceGraph& graph);
 /// Write `<prefix>.<rank>.et` for every graph.
 void WriteChakraFiles(const std::string& prefix, const std::vector<TraceGraph>& graphs);
 /// Read `<prefix>.0.et`, `<prefix>.1.et`, ... until a rank's file is missing.
 std::vector<TraceGraph> ReadChakraPrefix(const std::string& prefix);
-/// Read a comm-group JSON file ({"1": [0, 1, 2, 3], ...}).
+/**
+ * Read a comm-group JSON file, ASTRA-sim's `{"<int>": [npu, ...], ...}`
+ * (ASTRA-sim reads the keys as integers; this reader matches them to pg_name
+ * as strings). Throws TraceError.
+ */
 CommGroups ReadCommGroups(const std::string& path, uint32_t ranks);
-
-/**
- * Parse the text trace format (see doc/training-fabric.md, "Text traces"):
- * `rank <r>` sections of lines `<id>: comp <us>`, `<id>: send <bytes> to <r>
- * [tag <t>]`, `<id>: recv <bytes> from <r> [tag <t>]`, `<id>: coll
- * <collective> <bytes> [group <name>]`, each optionally followed by
- * `after <id>,<id>...` (data dependencies), `ctrl <id>,...` and `name <word>`.
- */
-std::vector<TraceGraph> ParseTextTrace(const std::string& text, const std::string& source);
-
-/**
- * Check one graph: unique ids, dependencies that exist, no cycle, known node
- * kinds, sizes where communication needs them. Throws TraceError.
- */
-void ValidateGraph(const TraceGraph& graph);
-/**
- * Check a whole workload: every graph valid, ranks 0..n-1, peers that exist,
- * and every SEND matched by a RECV on its peer (same source, destination,
- * tag and size), groups naming existing ranks. Throws TraceError.
- */
-void ValidateWorkload(const std::vector<TraceGraph>& graphs, const CommGroups& groups);
-
-/**
- * Generate the traces of a common training pattern on \p ranks ranks.
- *  - "dp": data parallel, layer by layer: per layer a backward compute of
- *    \p us, then an all-reduce of \p bytes that overlaps the next layer's
- *    compute; an optimizer step after all all-reduces.
- *  - "moe": per layer, compute, all-to-all (dispatch), compute, all-to-all
- *    (combine), \p bytes each.
- *  - "pipeline": \p count micro-batches through \p ranks stages: receive
- *    activations from the previous stage, compute, send \p bytes on.
- *  - "gossip": see GenerateGossip with a fixed ring partner, synchronous.
- * \p count is layers, micro-batches or steps. Throws TraceError for an
- * unknown pattern.
- */
-std::vector<TraceGraph> GenerateTrace(const std::string& pattern,
-                                      uint32_t ranks,
-                                      uint32_t count,
-                                      uint64_t bytes,
-                                      uint64_t us);
-
-/**
- * Decentralized gossip training (AD-PSGD, Lian et al. 2018): at each of
- * \p steps steps every learner computes for \p us, then sends its model
- * (\p bytes) to one peer and receives one model. Partner: the ring successor
- * (fixed), or, with \p random, the learner (i + k_s) mod n for a shift k_s in
- * [1, n-1] drawn per step from \p seed (so each learner receives exactly one
- * model per step). Synchronous: step s+1's compute waits for step s's
- * receive; with \p delayByOne it waits only for step s-1's (the model
- * averaged in is one step stale, as in AD-PSGD's asynchrony).
- */
-std::vector<TraceGraph> GenerateGossip(uint32_t ranks,
-                                       uint32_t steps,
-                                       uint64_t bytes,
-                                       uint64_t us,
-                                       bool random,
-                                       bool delayByOne,
-                                       uint64_t seed);
 
 /// Chakra CollectiveCommType -> collective name ("all-reduce", ...); "" if unsupported.
 std::string CollectiveName(int64_t commType);

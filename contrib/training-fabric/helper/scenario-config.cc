@@ -6,7 +6,11 @@
 #include "collective-plan.h"
 #include "input-file.h"
 #include "run-cost.h"
+#include "text-trace.h"
 #include "topology-file-helper.h"
+#include "trace-generator.h"
+#include "trace-runner.h"
+#include "trace-workload.h"
 
 #include "ns3/fabric-topology.h"
 
@@ -817,7 +821,8 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
             if (!ps.Find("bytes"))
             {
                 ps.Fail(ps.Key("bytes"),
-                        "expected the collective's buffer size per rank",
+                        "expected the collective's size per rank as nccl-tests gives it "
+                        "(all-gather: the output)",
                         Nothing());
             }
             spec.bytes = ps.Size("bytes", 0, 1, kMaxMessageBytes);
@@ -1015,61 +1020,19 @@ ReadWorkload(Section& root, ScenarioConfig& cfg)
                     ReadInputFile<TraceError>(t.path, "text trace", InputLimits::kTextTraceBytes),
                     t.path);
             }
-            if (!t.commGroups.empty())
+            if (!t.commGroups.empty() && t.commGroups != "empty") // "empty": none, as ASTRA-sim
             {
                 t.groups = ReadCommGroups(t.commGroups, static_cast<uint32_t>(t.graphs.size()));
             }
-            ValidateWorkload(t.graphs, t.groups);
-            // Every collective must be plannable with the algorithm chosen for
-            // its type on its group (checked once per type, algorithm, size).
-            std::set<std::tuple<std::string, std::string, std::size_t>> checked;
-            for (const TraceGraph& g : t.graphs)
-            {
-                for (const TraceNode& n : g.nodes)
-                {
-                    if (n.kind != TraceNode::COMM_COLL)
-                    {
-                        continue;
-                    }
-                    CollectiveSpec spec;
-                    spec.type = CollectiveName(n.commType);
-                    auto a = t.algorithms.find(spec.type);
-                    spec.algorithm = a != t.algorithms.end()
-                                         ? a->second
-                                         : (spec.type == "all-to-all" ? "direct" : "ring");
-                    if (spec.type == "barrier" || spec.type == "broadcast" || spec.type == "reduce")
-                    {
-                        spec.algorithm = "chain";
-                    }
-                    spec.ranks = static_cast<uint32_t>(
-                        n.pgName.empty() ? t.graphs.size() : t.groups.at(n.pgName).size());
-                    if (!checked.emplace(spec.type, spec.algorithm, spec.ranks).second)
-                    {
-                        continue;
-                    }
-                    spec.bytes = std::min<uint64_t>(n.commSize, 1u << 20);
-                    spec.dims = t.dims;
-                    spec.dimAlgorithms = t.dimAlgorithms;
-                    spec.chunks = t.chunks; // as the run will plan it
-                    spec.channels = t.channels;
-                    try
-                    {
-                        const std::string tooLarge = CheckPlanSize(spec);
-                        if (!tooLarge.empty())
-                        {
-                            throw std::invalid_argument(tooLarge);
-                        }
-                        spec.chunks = spec.channels = 1; // enough to check the algorithm
-                        PlanCollective(spec);
-                    }
-                    catch (const std::invalid_argument& e)
-                    {
-                        throw TraceError(g.source + ": node " + std::to_string(n.id) + ": " +
-                                         spec.type + " on " + std::to_string(spec.ranks) +
-                                         " ranks: " + e.what());
-                    }
-                }
-            }
+            AddMetadataGroups(t.graphs, t.groups);
+            t.warnings = ValidateWorkload(t.graphs, t.groups);
+            CheckTraceCollectives(t.graphs,
+                                  t.groups,
+                                  TraceCollectiveOptions{t.algorithms,
+                                                         t.chunks,
+                                                         t.channels,
+                                                         t.dims,
+                                                         t.dimAlgorithms});
         }
         catch (const TraceError& e)
         {
@@ -1952,19 +1915,46 @@ ParseScenarioText(const std::string& jsonText,
         {
             if (!fl->is_array())
             {
-                tr.Fail("trace.flows", "expected an array of flow indices", *fl);
+                tr.Fail("trace.flows", "expected an array of flow indices or selectors", *fl);
             }
+            const bool flowsWorkload = !cfg.workload.flows.empty();
             for (std::size_t i = 0; i < fl->size(); ++i)
             {
-                cfg.trace.flows.push_back(static_cast<uint32_t>(
-                    tr.UIntOf("trace.flows[" + std::to_string(i) + "]",
-                              (*fl)[i],
-                              0,
-                              cfg.workload.flows.empty() ? 0 : cfg.workload.flows.size() - 1)));
-            }
-            if (!fl->empty() && cfg.workload.flows.empty())
-            {
-                tr.Fail("trace.flows", "the workload has no flows");
+                const std::string key = "trace.flows[" + std::to_string(i) + "]";
+                const json& e = (*fl)[i];
+                FlowSelector sel;
+                if (flowsWorkload)
+                {
+                    sel.index =
+                        static_cast<int64_t>(tr.UIntOf(key, e, 0, cfg.workload.flows.size() - 1));
+                }
+                else
+                {
+                    // A collective's or a trace's flows exist once posted: select them.
+                    if (!e.is_object())
+                    {
+                        tr.Fail(key,
+                                "expected a selector such as {\"collective\": 0, \"step\": 1} "
+                                "(this workload posts its flows as it runs)",
+                                e);
+                    }
+                    Section s(file, key, e);
+                    sel.collective =
+                        s.Find("collective") ? s.UInt("collective", 0, 0, INT64_MAX) : -1;
+                    sel.step = s.Find("step") ? s.UInt("step", 0, 0, INT32_MAX) : -1;
+                    sel.node = s.Find("node") ? s.UInt("node", 0, 0, INT64_MAX) : -1;
+                    sel.src = s.Find("src") ? s.UInt("src", 0, 0, INT64_MAX) : -1;
+                    s.Finish();
+                    if ((sel.collective < 0) == (sel.node < 0) ||
+                        (sel.step >= 0 && sel.collective < 0))
+                    {
+                        tr.Fail(key,
+                                "expected {\"collective\": C, \"step\": S, \"src\": H} (step "
+                                "and src optional) or {\"node\": N, \"src\": H} (src optional)",
+                                e);
+                    }
+                }
+                cfg.trace.flows.push_back(sel);
             }
         }
         tr.Finish();
@@ -2124,7 +2114,28 @@ ScenarioToJson(const ScenarioConfig& c)
     // Every workload form ends the document the same way.
     auto finish = [&](const nlohmann::ordered_json& workload) {
         j["workload"] = workload;
-        j["trace"] = {{"flows", c.trace.flows}, {"interval", time(c.trace.interval)}};
+        json flows = json::array();
+        for (const FlowSelector& s : c.trace.flows)
+        {
+            if (s.index >= 0)
+            {
+                flows.push_back(s.index);
+                continue;
+            }
+            json o = json::object();
+            for (const auto& [k, v] : {std::pair<const char*, int64_t>{"collective", s.collective},
+                                       {"step", s.step},
+                                       {"node", s.node},
+                                       {"src", s.src}})
+            {
+                if (v >= 0)
+                {
+                    o[k] = v;
+                }
+            }
+            flows.push_back(o);
+        }
+        j["trace"] = {{"flows", flows}, {"interval", time(c.trace.interval)}};
         j["monitor"] = {{"enabled", c.monitor.enabled},
                         {"bin", time(c.monitor.bin)},
                         {"elephant", c.monitor.elephantBytes}};

@@ -38,6 +38,7 @@
 
 #include "collective-plan.h"
 #include "execution-trace.h"
+#include "flow-log.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
@@ -206,8 +207,8 @@ struct MonitorConfig
 /// `trace` section: per-QP congestion-control time series and queue sampling.
 struct TraceConfig
 {
-    std::vector<uint32_t> flows; //!< flow indices whose rate/window/RTT/alpha go to cc_trace.csv
-    Time interval;               //!< sampling period (also of switch queues)
+    std::vector<FlowSelector> flows; //!< flows whose rate/window/RTT/alpha go to cc_trace.csv
+    Time interval;                   //!< sampling period (also of switch queues)
 };
 
 /// A static pin: traffic from src to dst crosses spine `spine`.
@@ -243,7 +244,7 @@ struct CollectiveWorkload
 {
     std::string collective{"all-reduce"}; //!< all-reduce | reduce-scatter | all-gather | all-to-all
     std::string algorithm{"ring"};
-    uint64_t bytes{0};
+    uint64_t bytes{0};           //!< nccl-tests' size (CollectiveSpec::bytes)
     std::vector<uint32_t> group; //!< hosts, rank order
     uint32_t chunks{1};
     uint32_t channels{1};
@@ -258,15 +259,16 @@ struct CollectiveWorkload
 /// `workload` of type "chakra" or "text": execution traces, read and checked.
 struct TraceWorkload
 {
-    std::string path;                              //!< chakra: the file prefix; text: the text file
-    std::string commGroups;                        //!< comm-group JSON (chakra), empty: every rank
+    std::string path;       //!< chakra: the file prefix; text: the text file
+    std::string commGroups; //!< comm-group JSON (chakra); "" or "empty": none
     std::map<std::string, std::string> algorithms; //!< collective -> algorithm
     uint32_t chunks{1};
     uint32_t channels{1};
-    std::vector<uint32_t> dims;             //!< hierarchical all-reduce: group shape
+    std::vector<uint32_t> dims;             //!< group shape: hierarchical, involved_dim
     std::vector<std::string> dimAlgorithms; //!< hierarchical: algorithm per dimension
     std::vector<TraceGraph> graphs;         //!< one per rank, validated
-    CommGroups groups;
+    CommGroups groups;                      //!< the comm-group file's, then METADATA nodes'
+    std::vector<std::string> warnings;      //!< what the checks accepted, one line each
     // gossip (generated traces)
     uint32_t steps{0};
     uint64_t bytes{0};

@@ -48,23 +48,6 @@ namespace ns3
 
 namespace
 {
-/// Seconds with picosecond precision, formatted without floating point.
-std::string
-FormatSeconds(Time t)
-{
-    int64_t ps = t.GetPicoSeconds();
-    const char* sign = ps < 0 ? "-" : "";
-    uint64_t a = static_cast<uint64_t>(ps < 0 ? -ps : ps);
-    char buf[48];
-    std::snprintf(buf,
-                  sizeof(buf),
-                  "%s%llu.%012llu",
-                  sign,
-                  static_cast<unsigned long long>(a / 1000000000000ULL),
-                  static_cast<unsigned long long>(a % 1000000000000ULL));
-    return buf;
-}
-
 /// Quantile by linear interpolation between order statistics (sorted input).
 double
 Quantile(const std::vector<double>& sorted, double q)
@@ -159,10 +142,10 @@ ScenarioRunner::GetTopology() const
     return m_topo;
 }
 
-const std::vector<ScenarioRunner::FlowRecord>&
+const std::vector<FlowLog::Flow>&
 ScenarioRunner::GetFlows() const
 {
-    return m_flows;
+    return m_log.GetFlows();
 }
 
 const ScenarioRunner::Totals&
@@ -391,7 +374,8 @@ ScenarioRunner::Build()
 
     if (m_cfg.workload.type == "collective")
     {
-        m_engine = std::make_unique<CollectiveEngine>(m_topo, m_cfg.workload.collective.priority);
+        m_engine =
+            std::make_unique<CollectiveEngine>(m_topo, m_cfg.workload.collective.priority, &m_log);
         Simulator::Schedule(Time(0), &ScenarioRunner::StartCollective, this);
     }
     else if (m_cfg.workload.type == "chakra" || m_cfg.workload.type == "text" ||
@@ -401,18 +385,24 @@ ScenarioRunner::Build()
         m_traceRunner = std::make_unique<TraceRunner>(m_topo,
                                                       tw.graphs,
                                                       tw.groups,
-                                                      tw.algorithms,
-                                                      tw.chunks,
-                                                      tw.channels);
-        m_traceRunner->SetHierarchy(tw.dims, tw.dimAlgorithms);
+                                                      TraceCollectiveOptions{tw.algorithms,
+                                                                             tw.chunks,
+                                                                             tw.channels,
+                                                                             tw.dims,
+                                                                             tw.dimAlgorithms},
+                                                      3,
+                                                      &m_log);
         Simulator::Schedule(Time(0), [this]() {
-            m_traceRunner->Start(TraceRunner::DoneCallback([]() { Simulator::Stop(); }));
+            m_traceRunner->Start(MakeCallback(&ScenarioRunner::WorkloadDone, this));
         });
     }
 
     // Workload: one QP per flow, its message posted at the flow's start.
+    // Collectives and traces add their flows to m_log as they post them.
+    m_log.SetSelectors(m_cfg.trace.flows);
+    m_log.SetAckedCallback(MakeCallback(&ScenarioRunner::MaybeStop, this));
+    m_workloadDone = !m_engine && !m_traceRunner;
     const auto& flows = m_cfg.workload.flows;
-    m_flows.resize(flows.size());
     m_qps.resize(flows.size());
     for (uint32_t i = 0; i < flows.size(); ++i)
     {
@@ -421,16 +411,16 @@ ScenarioRunner::Build()
             RdmaNic::Connect(m_topo->GetNic(f.src), m_topo->GetNic(f.dst), f.priority);
         qp->SetBaseRtt(m_topo->GetBaseRtt(f.src, f.dst, nic.mtu));
         qp->SetRecvCompleteCallback(
-            [this, i](Ptr<RdmaQueuePair>, uint64_t, uint64_t) { OnRecvComplete(i); });
-        qp->SetSendCompleteCallback([this, i](Ptr<RdmaQueuePair>, uint64_t) { OnSendComplete(i); });
-        FlowRecord& rec = m_flows[i];
+            [this, i](Ptr<RdmaQueuePair>, uint64_t, uint64_t) { m_log.Received(i); });
+        qp->SetSendCompleteCallback([this, i](Ptr<RdmaQueuePair>, uint64_t) { m_log.Acked(i); });
+        FlowLog::Flow rec;
         rec.src = f.src;
         rec.dst = f.dst;
         rec.srcPort = qp->GetSrcPort();
         rec.priority = f.priority;
         rec.bytes = f.bytes;
         rec.start = f.start;
-        rec.idealFct = m_topo->GetIdealFct(f.src, f.dst, f.bytes, nic.mtu);
+        m_log.Add(rec, qp); // id i
         m_qps[i] = qp;
         Ptr<RdmaNic> src = m_topo->GetNic(f.src);
         const uint64_t bytes = f.bytes;
@@ -468,7 +458,7 @@ ScenarioRunner::AddSetupWallTime(double seconds)
 bool
 ScenarioRunner::AllDone() const
 {
-    if (m_completed < m_flows.size())
+    if (m_log.GetOutstanding() > 0)
     {
         return false;
     }
@@ -532,6 +522,23 @@ ScenarioRunner::CollectiveDone(uint32_t id)
     }
     else
     {
+        WorkloadDone();
+    }
+}
+
+void
+ScenarioRunner::WorkloadDone()
+{
+    m_workloadDone = true;
+    MaybeStop();
+}
+
+void
+ScenarioRunner::MaybeStop()
+{
+    // The run ends when the workload is done and every flow acknowledged.
+    if (m_workloadDone && m_log.GetOutstanding() == 0)
+    {
         Simulator::Stop();
     }
 }
@@ -562,24 +569,24 @@ ScenarioRunner::Sample()
     }
     m_queueSampleSum += static_cast<double>(maxQueue);
     m_queueSamples++;
-    if (!m_cfg.trace.flows.empty())
+    char line[160];
+    for (const FlowLog::Sampled& s : m_log.GetSampled())
     {
-        char line[160];
-        for (uint32_t f : m_cfg.trace.flows)
+        if (Simulator::Now() < m_log.GetFlows()[s.id].start)
         {
-            Ptr<RdmaQueuePair> qp = m_qps[f];
-            const double alpha = qp->GetCongestionOps()->GetAlpha();
-            std::snprintf(line,
-                          sizeof(line),
-                          "%s,%u,%.6f,%llu,%.3f,%s\n",
-                          FormatSeconds(Simulator::Now()).c_str(),
-                          f,
-                          qp->GetRate().GetBitRate() / 1e9,
-                          static_cast<unsigned long long>(qp->GetWindow()),
-                          qp->GetLastRtt().GetSeconds() * 1e6,
-                          std::isnan(alpha) ? "" : std::to_string(alpha).c_str());
-            m_ccTrace += line;
+            continue;
         }
+        const double alpha = s.qp->GetCongestionOps()->GetAlpha();
+        std::snprintf(line,
+                      sizeof(line),
+                      "%s,%u,%.6f,%llu,%.3f,%s\n",
+                      FormatSeconds(Simulator::Now()).c_str(),
+                      s.id,
+                      s.qp->GetRate().GetBitRate() / 1e9,
+                      static_cast<unsigned long long>(s.qp->GetWindow()),
+                      s.qp->GetLastRtt().GetSeconds() * 1e6,
+                      std::isnan(alpha) ? "" : std::to_string(alpha).c_str());
+        m_ccTrace += line;
     }
     Simulator::Schedule(m_cfg.trace.interval, &ScenarioRunner::Sample, this);
 }
@@ -591,31 +598,11 @@ ScenarioRunner::CcTraceCsv() const
 }
 
 void
-ScenarioRunner::OnRecvComplete(uint32_t flow)
-{
-    FlowRecord& rec = m_flows[flow];
-    rec.received = true;
-    rec.finish = Simulator::Now();
-}
-
-void
-ScenarioRunner::OnSendComplete(uint32_t flow)
-{
-    FlowRecord& rec = m_flows[flow];
-    rec.completed = true;
-    rec.acked = Simulator::Now();
-    if (++m_completed == m_flows.size())
-    {
-        Simulator::Stop();
-    }
-}
-
-void
 ScenarioRunner::Run()
 {
     NS_ABORT_MSG_UNLESS(m_built && !m_ran, "ScenarioRunner::Run: Build() once, then Run() once");
     m_ran = true;
-    if (!m_flows.empty() || m_engine || m_traceRunner)
+    if (!m_log.GetFlows().empty() || m_engine || m_traceRunner)
     {
         Simulator::Stop(m_cfg.stop);
         Simulator::Schedule(Time(0), &ScenarioRunner::Sample, this);
@@ -651,6 +638,7 @@ ScenarioRunner::Run()
     m_stall.reset();
     m_totals.peakRssBytes = PeakRssBytes();
     m_qps.clear();
+    m_log.ReleaseQps();
     m_topo = nullptr;
     Simulator::Destroy();
 }
@@ -659,15 +647,17 @@ void
 ScenarioRunner::Collect()
 {
     Totals& t = m_totals;
-    t.flowsCompleted = m_completed;
-    for (uint32_t i = 0; i < m_flows.size(); ++i)
+    std::vector<FlowLog::Flow>& flows = m_log.GetFlows();
+    t.flowsCompleted = flows.size() - m_log.GetOutstanding();
+    m_log.SetIdealFcts(*m_topo, m_cfg.nic.mtu);
+    for (uint32_t i = 0; i < m_qps.size(); ++i) // the flows workload: a QP per flow
     {
-        t.bytesSent += m_flows[i].bytes;
+        t.bytesSent += flows[i].bytes;
         t.bytesAcked += m_qps[i]->GetBytesAcked();
-        m_flows[i].retransmits = m_qps[i]->GetRetransmits();
-        m_flows[i].timeouts = m_qps[i]->GetTimeouts();
-        t.retransmits += m_flows[i].retransmits;
-        t.timeouts += m_flows[i].timeouts;
+        flows[i].retransmits = m_qps[i]->GetRetransmits();
+        flows[i].timeouts = m_qps[i]->GetTimeouts();
+        t.retransmits += flows[i].retransmits;
+        t.timeouts += flows[i].timeouts;
     }
     if (m_engine || m_traceRunner)
     {
@@ -731,7 +721,8 @@ ScenarioRunner::SummaryJson() const
     j["simulation_wall_s"] = Round9(t.simWallS);
     j["peak_rss_bytes"] = t.peakRssBytes;
     j["events"] = t.events;
-    j["flows_total"] = m_flows.size();
+    const std::vector<FlowLog::Flow>& flows = m_log.GetFlows();
+    j["flows_total"] = flows.size();
     j["flows_completed"] = t.flowsCompleted;
     j["bytes_sent"] = t.bytesSent;
     j["bytes_delivered"] = t.bytesDelivered;
@@ -755,14 +746,17 @@ ScenarioRunner::SummaryJson() const
     j["max_queue_bytes"] = t.maxQueueBytes;
     j["max_buffer_bytes"] = t.maxBufferBytes;
     j["packet_hops"] = t.packetHops;
-    if (!m_warnings.empty())
+    // The trace reader's warnings, then those of the checks Build() ran.
+    std::vector<std::string> warnings = m_cfg.workload.trace.warnings;
+    warnings.insert(warnings.end(), m_warnings.begin(), m_warnings.end());
+    if (!warnings.empty())
     {
-        j["warnings"] = m_warnings;
+        j["warnings"] = warnings;
     }
 
     std::vector<double> slow;
     std::vector<double> fct;
-    for (const auto& f : m_flows)
+    for (const auto& f : flows)
     {
         if (f.received)
         {
@@ -856,9 +850,9 @@ ScenarioRunner::SummaryJson() const
     }
     if (m_outcome != RunOutcome::COMPLETED)
     {
-        if (!m_flows.empty())
+        if (t.flowsCompleted < flows.size())
         {
-            unfinished["flows_unfinished"] = m_flows.size() - t.flowsCompleted;
+            unfinished["flows_unfinished"] = flows.size() - t.flowsCompleted;
         }
         unfinished["bytes_unacked"] = t.bytesSent - t.bytesAcked;
         unfinished["reason"] = m_outcome == RunOutcome::STALLED
@@ -878,34 +872,7 @@ ScenarioRunner::SummaryJson() const
 std::string
 ScenarioRunner::FlowsCsv() const
 {
-    std::ostringstream os;
-    os << "flow,src,dst,sport,priority,bytes,start_s,finish_s,fct_s,ideal_fct_s,slowdown,"
-          "acked_s,retransmits,timeouts,completed\n";
-    for (std::size_t i = 0; i < m_flows.size(); ++i)
-    {
-        const FlowRecord& f = m_flows[i];
-        os << i << ',' << f.src << ',' << f.dst << ',' << f.srcPort << ',' << +f.priority << ','
-           << f.bytes << ',' << FormatSeconds(f.start) << ',';
-        if (f.received)
-        {
-            const Time fct = f.finish - f.start;
-            char slow[32];
-            std::snprintf(slow,
-                          sizeof(slow),
-                          "%.6f",
-                          f.idealFct.IsPositive() ? fct.GetSeconds() / f.idealFct.GetSeconds()
-                                                  : 1.0);
-            os << FormatSeconds(f.finish) << ',' << FormatSeconds(fct) << ','
-               << FormatSeconds(f.idealFct) << ',' << slow << ',';
-        }
-        else
-        {
-            os << ",," << FormatSeconds(f.idealFct) << ",,";
-        }
-        os << (f.completed ? FormatSeconds(f.acked) : std::string()) << ',' << f.retransmits << ','
-           << f.timeouts << ',' << (f.completed ? 1 : 0) << '\n';
-    }
-    return os.str();
+    return m_log.Csv();
 }
 
 void
@@ -966,7 +933,7 @@ ScenarioRunner::ConsoleSummary() const
     }
     else
     {
-        what = std::to_string(t.flowsCompleted) + "/" + std::to_string(m_flows.size()) +
+        what = std::to_string(t.flowsCompleted) + "/" + std::to_string(m_log.GetFlows().size()) +
                " flows completed";
     }
     std::snprintf(buf,
@@ -1094,6 +1061,10 @@ RunScenarioCommandLine(int argc, char** argv)
     {
         const auto t0 = std::chrono::steady_clock::now();
         ScenarioConfig cfg = LoadScenarioFile(path, sets);
+        for (const std::string& w : cfg.workload.trace.warnings)
+        {
+            std::cerr << "warning: " << w << "\n";
+        }
         // Outputs are checked before anything is built or simulated.
         const std::string outWhere =
             out.empty() ? path + ": name: the output directory " : std::string("--out ");

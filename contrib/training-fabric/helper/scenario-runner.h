@@ -7,6 +7,7 @@
 #ifndef SCENARIO_RUNNER_H
 #define SCENARIO_RUNNER_H
 
+#include "ns3/flow-log.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 #include "ns3/run-control.h"
@@ -44,24 +45,6 @@ class RdmaQueuePair;
 class ScenarioRunner
 {
   public:
-    /// What happened to one flow (one QP carrying one message).
-    struct FlowRecord
-    {
-        uint32_t src{0};
-        uint32_t dst{0};
-        uint16_t srcPort{0};
-        uint8_t priority{0};
-        uint64_t bytes{0};
-        Time start;
-        Time finish;   //!< last byte received by the destination
-        Time acked;    //!< last byte acknowledged at the source
-        Time idealFct; //!< unloaded FCT on its path
-        bool received{false};
-        bool completed{false}; //!< acknowledged
-        uint64_t retransmits{0};
-        uint64_t timeouts{0};
-    };
-
     /**
      * \param cfg the scenario
      * \param outDir where pcap files go when the scenario asks for them
@@ -98,7 +81,8 @@ class ScenarioRunner
     /// \return a few human-readable lines for the console
     std::string ConsoleSummary() const;
 
-    const std::vector<FlowRecord>& GetFlows() const;
+    /// Every flow: the flows workload's, and every message collectives and traces posted.
+    const std::vector<FlowLog::Flow>& GetFlows() const;
     const ScenarioConfig& GetConfig() const;
     /// \return the path monitor (null unless the scenario enables it)
     Ptr<PathMonitor> GetMonitor() const;
@@ -138,8 +122,8 @@ class ScenarioRunner
     void Sample();
     void StartCollective();
     void CollectiveDone(uint32_t id);
-    void OnRecvComplete(uint32_t flow);
-    void OnSendComplete(uint32_t flow);
+    void WorkloadDone();
+    void MaybeStop();
     void Collect();
     /// \return whether every flow, collective and rank has finished
     bool AllDone() const;
@@ -155,9 +139,9 @@ class ScenarioRunner
     uint32_t m_iteration{0};
     uint32_t m_phase{0};
     Ptr<FabricTopology> m_topo;
-    std::vector<FlowRecord> m_flows;
-    std::vector<Ptr<RdmaQueuePair>> m_qps;
-    uint64_t m_completed{0};
+    FlowLog m_log;
+    std::vector<Ptr<RdmaQueuePair>> m_qps; //!< the flows workload's, by flow
+    bool m_workloadDone{false};            //!< stop once every flow is acknowledged
     Totals m_totals;
     std::vector<std::string> m_warnings;   //!< from Build()'s checks
     std::vector<std::string> m_pauseCycle; //!< a PFC deadlock cycle, if the run stalled

@@ -3,29 +3,219 @@
  */
 #include "trace-runner.h"
 
+#include "flow-log.h"
+#include "run-cost.h"
+
 #include "ns3/fabric-topology.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ns3
 {
 
+namespace
+{
+/// A node's resource on its rank (ASTRA-sim's HardwareResource).
+enum Resource
+{
+    CPU = 0,
+    GPU_COMPUTE = 1,
+    GPU_COMM = 2,
+    NO_RESOURCE = 3,
+};
+
+Resource
+ResourceOf(const TraceNode& n)
+{
+    if (n.isCpuOp)
+    {
+        return CPU;
+    }
+    if (n.kind == TraceNode::COMP)
+    {
+        return GPU_COMPUTE;
+    }
+    return n.kind == TraceNode::COMM_RECV ? NO_RESOURCE : GPU_COMM;
+}
+} // namespace
+
+std::vector<TraceCollective>
+PlanTraceCollective(const TraceNode& n,
+                    const std::vector<uint32_t>& group,
+                    const TraceCollectiveOptions& o)
+{
+    const std::string type = CollectiveName(n.commType);
+    auto a = o.algorithms.find(type);
+    std::string algorithm =
+        a != o.algorithms.end() ? a->second : (type == "all-to-all" ? "direct" : "ring");
+    if (type == "barrier" || type == "broadcast" || type == "reduce")
+    {
+        algorithm = "chain"; // the plan has one algorithm for these
+    }
+    // involved_dim: the dimensions of o.dims this collective runs over.
+    uint64_t size = 1;
+    for (uint32_t d : o.dims)
+    {
+        size *= d;
+    }
+    std::vector<std::size_t> in;  // involved dimensions
+    std::vector<std::size_t> out; // the others
+    for (std::size_t j = 0; j < o.dims.size(); ++j)
+    {
+        const bool involved = j >= n.involvedDim.size() || n.involvedDim[j];
+        (involved ? in : out).push_back(j);
+    }
+    std::vector<std::vector<uint32_t>> groups{group};
+    std::vector<uint32_t> dims = o.dims;
+    std::vector<std::string> dimAlgorithms = o.dimAlgorithms;
+    if (!out.empty() && size == group.size())
+    {
+        std::vector<uint64_t> stride(o.dims.size(), 1);
+        for (std::size_t j = 1; j < o.dims.size(); ++j)
+        {
+            stride[j] = stride[j - 1] * o.dims[j - 1];
+        }
+        // Enumerate the coordinates of \p dimsOf (first fastest), calling f(offset).
+        auto each = [&](const std::vector<std::size_t>& dimsOf, auto&& f) {
+            std::vector<uint32_t> c(dimsOf.size(), 0);
+            while (true)
+            {
+                uint64_t offset = 0;
+                for (std::size_t k = 0; k < dimsOf.size(); ++k)
+                {
+                    offset += c[k] * stride[dimsOf[k]];
+                }
+                f(offset);
+                std::size_t k = 0;
+                while (k < dimsOf.size() && ++c[k] == o.dims[dimsOf[k]])
+                {
+                    c[k++] = 0;
+                }
+                if (k == dimsOf.size())
+                {
+                    return;
+                }
+            }
+        };
+        groups.clear();
+        each(out, [&](uint64_t base) {
+            groups.emplace_back();
+            each(in, [&](uint64_t offset) { groups.back().push_back(group[base + offset]); });
+        });
+        dims.clear();
+        dimAlgorithms.clear();
+        for (std::size_t j : in)
+        {
+            dims.push_back(o.dims[j]);
+            if (j < o.dimAlgorithms.size())
+            {
+                dimAlgorithms.push_back(o.dimAlgorithms[j]);
+            }
+        }
+    }
+    std::vector<TraceCollective> result;
+    for (auto& members : groups)
+    {
+        if (members.size() < 2)
+        {
+            continue;
+        }
+        TraceCollective c;
+        c.spec.type = type;
+        c.spec.algorithm = algorithm;
+        c.spec.chunks = o.chunks;
+        c.spec.channels = o.channels;
+        c.spec.bytes = n.commSize;
+        if (type == "all-gather")
+        {
+            if (n.commSize > UINT64_MAX / members.size())
+            {
+                throw TraceError("all-gather of comm_size " + std::to_string(n.commSize) + " on " +
+                                 std::to_string(members.size()) +
+                                 " ranks: the output exceeds 2^64 bytes");
+            }
+            c.spec.bytes = n.commSize * members.size();
+        }
+        if (algorithm == "hierarchical" && dims.size() == 1)
+        {
+            // One dimension: its own algorithm, flat (the same transfers).
+            c.spec.algorithm = dimAlgorithms.empty() ? "ring" : dimAlgorithms[0];
+        }
+        else if (algorithm == "hierarchical")
+        {
+            c.spec.dims = dims;
+            c.spec.dimAlgorithms = dimAlgorithms;
+        }
+        c.members = std::move(members);
+        result.push_back(std::move(c));
+    }
+    return result;
+}
+
+void
+CheckTraceCollectives(const std::vector<TraceGraph>& graphs,
+                      const CommGroups& groups,
+                      const TraceCollectiveOptions& o)
+{
+    std::set<std::tuple<int64_t, std::size_t, std::vector<bool>>> checked;
+    for (const TraceGraph& g : graphs)
+    {
+        for (const TraceNode& n : g.nodes)
+        {
+            if (n.kind != TraceNode::COMM_COLL || n.IsSkipped())
+            {
+                continue;
+            }
+            const std::vector<uint32_t>* members = FindGroup(n.pgName, groups);
+            const std::size_t ranks = members ? members->size() : graphs.size();
+            if (!checked.emplace(n.commType, ranks, n.involvedDim).second)
+            {
+                continue;
+            }
+            std::vector<uint32_t> all(ranks);
+            for (uint32_t r = 0; r < ranks; ++r)
+            {
+                all[r] = r;
+            }
+            try
+            {
+                for (TraceCollective& c : PlanTraceCollective(n, all, o))
+                {
+                    c.spec.ranks = static_cast<uint32_t>(c.members.size());
+                    const std::string tooLarge = CheckPlanSize(c.spec); // as the run plans it
+                    if (!tooLarge.empty())
+                    {
+                        throw std::invalid_argument(tooLarge);
+                    }
+                    c.spec.bytes = std::min<uint64_t>(c.spec.bytes, 1u << 20); // a cheap probe
+                    PlanCollective(c.spec);
+                }
+            }
+            catch (const std::exception& e)
+            {
+                throw TraceError(g.Where(n.id),
+                                 CollectiveName(n.commType) + " on " + std::to_string(ranks) +
+                                     " ranks: " + e.what());
+            }
+        }
+    }
+}
+
 TraceRunner::TraceRunner(Ptr<FabricTopology> topo,
                          std::vector<TraceGraph> graphs,
                          CommGroups groups,
-                         std::map<std::string, std::string> algorithms,
-                         uint32_t chunks,
-                         uint32_t channels,
-                         uint8_t trafficClass)
+                         TraceCollectiveOptions options,
+                         uint8_t trafficClass,
+                         FlowLog* log)
     : m_topo(topo),
       m_graphs(std::move(graphs)),
       m_groups(std::move(groups)),
-      m_algorithms(std::move(algorithms)),
-      m_chunks(chunks),
-      m_channels(channels)
+      m_options(std::move(options)),
+      m_log(log)
 {
     if (m_graphs.size() > topo->GetNHosts())
     {
@@ -33,7 +223,7 @@ TraceRunner::TraceRunner(Ptr<FabricTopology> topo,
                          " ranks but the fabric only " + std::to_string(topo->GetNHosts()) +
                          " hosts");
     }
-    m_engine = std::make_unique<CollectiveEngine>(topo, trafficClass);
+    m_engine = std::make_unique<CollectiveEngine>(topo, trafficClass, log);
     m_state.resize(m_graphs.size());
     m_stats.resize(m_graphs.size());
     for (uint32_t r = 0; r < m_graphs.size(); ++r)
@@ -52,8 +242,12 @@ TraceRunner::TraceRunner(Ptr<FabricTopology> topo,
             {
                 for (uint64_t d : *deps)
                 {
-                    s.children[s.index.at(d)].push_back(i);
-                    s.waiting[i]++;
+                    auto it = s.index.find(d);
+                    if (it != s.index.end()) // absent nodes count as done
+                    {
+                        s.children[it->second].push_back(i);
+                        s.waiting[i]++;
+                    }
                 }
             }
         }
@@ -66,37 +260,25 @@ TraceRunner::TraceRunner(Ptr<FabricTopology> topo,
 TraceRunner::~TraceRunner() = default;
 
 void
-TraceRunner::SetHierarchy(const std::vector<uint32_t>& dims,
-                          const std::vector<std::string>& algorithms)
-{
-    m_dims = dims;
-    m_dimAlgorithms = algorithms;
-}
-
-void
 TraceRunner::Start(DoneCallback done)
 {
     m_done = done;
     for (uint32_t r = 0; r < m_graphs.size(); ++r)
     {
-        if (m_state[r].remaining == 0)
+        RankState& s = m_state[r];
+        if (s.remaining == 0)
         {
-            m_stats[r].done = true;
-            m_stats[r].finish = Simulator::Now();
-            ++m_ranksDone;
+            RankFinished(r);
             continue;
         }
         for (std::size_t i = 0; i < m_graphs[r].nodes.size(); ++i)
         {
-            if (m_state[r].waiting[i] == 0)
+            if (s.waiting[i] == 0)
             {
-                Issue(r, i);
+                s.ready.emplace(m_graphs[r].nodes[i].id, i);
             }
         }
-    }
-    if (m_ranksDone == m_graphs.size() && !m_done.IsNull())
-    {
-        m_done();
+        Dispatch(r);
     }
 }
 
@@ -114,12 +296,56 @@ TraceRunner::GetChannel(uint32_t src, uint32_t dst)
     Channel* self = &c;
     c.qp->SetRecvCompleteCallback(
         [this, self, src, dst](Ptr<RdmaQueuePair>, uint64_t seq, uint64_t) {
-            Arrived(src, dst, self->sends.at(seq).first);
+            if (m_log)
+            {
+                m_log->Received(self->sends.at(seq).flow);
+            }
+            Arrived(src, dst, self->sends.at(seq).tag);
         });
     c.qp->SetSendCompleteCallback([this, self, src](Ptr<RdmaQueuePair>, uint64_t seq) {
-        Complete(src, self->sends.at(seq).second);
+        if (m_log)
+        {
+            m_log->Acked(self->sends.at(seq).flow);
+        }
+        Complete(src, self->sends.at(seq).node);
     });
     return c;
+}
+
+void
+TraceRunner::Dispatch(uint32_t rank)
+{
+    // Ready nodes in ascending id, each when its resource is free. A node
+    // issued here may complete at once (and make others ready): then the
+    // outer call goes round again instead of recursing into the set.
+    RankState& s = m_state[rank];
+    if (s.dispatching)
+    {
+        s.again = true;
+        return;
+    }
+    s.dispatching = true;
+    do
+    {
+        s.again = false;
+        for (auto it = s.ready.begin(); it != s.ready.end();)
+        {
+            const std::size_t node = it->second;
+            const Resource res = ResourceOf(m_graphs[rank].nodes[node]);
+            if (res != NO_RESOURCE && s.busy[res])
+            {
+                ++it;
+                continue;
+            }
+            it = s.ready.erase(it);
+            if (res != NO_RESOURCE)
+            {
+                s.busy[res] = true;
+            }
+            Issue(rank, node);
+        }
+    } while (s.again);
+    s.dispatching = false;
 }
 
 void
@@ -127,86 +353,108 @@ TraceRunner::Issue(uint32_t rank, std::size_t node)
 {
     const TraceNode& n = m_graphs[rank].nodes[node];
     m_stats[rank].nodeStart[node] = Simulator::Now();
+    if (n.IsSkipped())
+    {
+        Complete(rank, node);
+        return;
+    }
     switch (n.kind)
     {
     case TraceNode::COMM_SEND: {
-        Channel& c = GetChannel(rank, static_cast<uint32_t>(n.commDst));
+        const uint32_t dst = static_cast<uint32_t>(n.Dst(rank));
+        Channel& c = GetChannel(rank, dst);
+        const uint32_t flow =
+            m_log ? m_log->AddPosted(c.qp, rank, dst, 3, n.commSize, -1, -1, n.id) : 0;
         const uint64_t seq = m_topo->GetNic(rank)->PostSend(c.qp, n.commSize);
         if (c.sends.size() <= seq)
         {
             c.sends.resize(seq + 1);
         }
-        c.sends[seq] = {n.commTag, node};
+        c.sends[seq] = Send{n.commTag, node, flow};
         break;
     }
     case TraceNode::COMM_RECV: {
-        const auto key = std::make_tuple(rank, static_cast<uint32_t>(n.commSrc), n.commTag);
-        m_waitingRecv[key].push_back(node);
-        TryReceive(rank, static_cast<uint32_t>(n.commSrc), n.commTag);
+        const uint32_t src = static_cast<uint32_t>(n.Src(rank));
+        m_waitingRecv[std::make_tuple(rank, src, n.commTag)].push_back(node);
+        TryReceive(rank, src, n.commTag);
         break;
     }
     case TraceNode::COMM_COLL: {
+        const std::vector<uint32_t>* members = FindGroup(n.pgName, m_groups);
         std::vector<uint32_t> group;
-        if (n.pgName.empty())
+        if (members)
+        {
+            group = *members;
+        }
+        else
         {
             for (uint32_t r = 0; r < m_graphs.size(); ++r)
             {
                 group.push_back(r);
             }
         }
-        else
-        {
-            group = m_groups.at(n.pgName);
-        }
-        const uint32_t seq = m_state[rank].collSeq[n.pgName]++;
-        const std::string key = n.pgName + "#" + std::to_string(seq);
+        const std::string pg = members ? n.pgName : std::string();
+        const std::string key = pg + "#" + std::to_string(m_state[rank].collSeq[pg]++);
         Instance& inst = m_instances[key];
         inst.expected = static_cast<uint32_t>(group.size());
         inst.members.emplace_back(rank, node);
         if (inst.members.size() == inst.expected && !inst.started)
         {
             inst.started = true;
-            CollectiveSpec spec;
-            spec.type = CollectiveName(n.commType);
-            auto a = m_algorithms.find(spec.type);
-            spec.algorithm = a != m_algorithms.end()
-                                 ? a->second
-                                 : (spec.type == "all-to-all" ? "direct" : "ring");
-            if (spec.type == "barrier" || spec.type == "broadcast" || spec.type == "reduce")
-            {
-                spec.algorithm = "chain"; // the plan has one algorithm for these
-            }
-            spec.bytes = n.commSize;
-            spec.chunks = m_chunks;
-            spec.channels = m_channels;
-            if (spec.algorithm == "hierarchical")
-            {
-                spec.dims = m_dims;
-                spec.dimAlgorithms = m_dimAlgorithms;
-            }
-            const uint32_t id = static_cast<uint32_t>(m_engine->GetRecords().size());
-            m_instanceOfCollective[id] = key;
-            m_engine->Start(spec,
-                            group,
-                            MakeCallback(&TraceRunner::CollectiveDone, this).Bind(key));
+            StartCollective(key, n, group);
         }
         break;
     }
-    default:
-        m_stats[rank].compute += MicroSeconds(n.durationMicros);
-        Simulator::Schedule(MicroSeconds(n.durationMicros),
-                            &TraceRunner::Complete,
-                            this,
-                            rank,
-                            node);
+    default: {
+        // COMP: duration_micros, 1 ns when zero (ASTRA-sim's issue_replay);
+        // MEM_LOAD, MEM_STORE: duration_micros.
+        Time t = MicroSeconds(n.durationMicros);
+        if (n.kind == TraceNode::COMP && t.IsZero())
+        {
+            t = NanoSeconds(1);
+        }
+        if (n.kind == TraceNode::COMP && !n.isCpuOp)
+        {
+            m_stats[rank].compute += t;
+        }
+        Simulator::Schedule(t, &TraceRunner::Complete, this, rank, node);
         break;
+    }
+    }
+}
+
+void
+TraceRunner::StartCollective(const std::string& key,
+                             const TraceNode& n,
+                             const std::vector<uint32_t>& group)
+{
+    Instance& inst = m_instances[key];
+    std::vector<TraceCollective> colls = PlanTraceCollective(n, group, m_options);
+    inst.running = static_cast<uint32_t>(colls.size());
+    if (colls.empty())
+    {
+        CollectiveDone(key, 0);
+        return;
+    }
+    for (const TraceCollective& c : colls)
+    {
+        m_engine->Start(c.spec,
+                        c.members,
+                        MakeCallback(&TraceRunner::CollectiveDone, this).Bind(key));
     }
 }
 
 void
 TraceRunner::CollectiveDone(std::string key, uint32_t id)
 {
-    for (const auto& m : m_instances.at(key).members)
+    Instance& inst = m_instances.at(key);
+    if (inst.running > 1)
+    {
+        --inst.running;
+        return;
+    }
+    inst.running = 0;
+    for (const auto& m : inst.members)
     {
         Complete(m.first, m.second);
     }
@@ -238,22 +486,37 @@ void
 TraceRunner::Complete(uint32_t rank, std::size_t node)
 {
     RankState& s = m_state[rank];
+    const Resource res = ResourceOf(m_graphs[rank].nodes[node]);
+    if (res != NO_RESOURCE)
+    {
+        s.busy[res] = false;
+    }
     m_stats[rank].nodeFinish[node] = Simulator::Now();
     for (std::size_t c : s.children[node])
     {
         if (--s.waiting[c] == 0)
         {
-            Issue(rank, c);
+            s.ready.emplace(m_graphs[rank].nodes[c].id, c);
         }
     }
     if (--s.remaining == 0)
     {
-        m_stats[rank].done = true;
-        m_stats[rank].finish = Simulator::Now();
-        if (++m_ranksDone == m_graphs.size() && !m_done.IsNull())
-        {
-            m_done();
-        }
+        RankFinished(rank);
+    }
+    else
+    {
+        Dispatch(rank);
+    }
+}
+
+void
+TraceRunner::RankFinished(uint32_t rank)
+{
+    m_stats[rank].done = true;
+    m_stats[rank].finish = Simulator::Now();
+    if (++m_ranksDone == m_graphs.size() && !m_done.IsNull())
+    {
+        m_done();
     }
 }
 

@@ -9,7 +9,7 @@
  *   tf-trace-gen moe       --ranks N --layers L --bytes B --compute US --out PREFIX
  *   tf-trace-gen pipeline  --ranks N --micro M --bytes B --compute US --out PREFIX
  *   tf-trace-gen gossip    --ranks N --steps S --bytes B --compute US --out PREFIX
- *   tf-trace-gen convert   TEXT_FILE --out PREFIX
+ *   tf-trace-gen convert   TEXT_FILE|CHAKRA_PREFIX --out PREFIX
  *
  * dp: data-parallel, layer by layer: each layer's backward compute, then an
  *     all-reduce of its gradients (B bytes) that overlaps the next layer's
@@ -21,11 +21,19 @@
  *     sends its activations (B bytes) to the next stage, which receives first.
  * gossip: decentralized training (AD-PSGD): each step a learner computes,
  *     then exchanges its model (B bytes) with its ring neighbour.
- * (See GenerateTrace in ns3/execution-trace.h.)
+ * convert: a text trace, or Chakra traces (CHAKRA_PREFIX.<rank>.et, gzip or
+ *     not), written as Chakra ET; what the reader does not interpret
+ *     (attributes, inputs/outputs, metadata) is written back unchanged.
+ * groups.json holds one group "1" of every rank, in ASTRA-sim's
+ * {"<int>": [npus]} form.
+ * (See GenerateTrace in ns3/trace-generator.h.)
  */
 #include "ns3/execution-trace.h"
 #include "ns3/input-file.h"
 #include "ns3/scenario-config.h"
+#include "ns3/text-trace.h"
+#include "ns3/trace-generator.h"
+#include "ns3/trace-workload.h"
 
 #include <fstream>
 #include <iostream>
@@ -39,7 +47,7 @@ Usage()
 {
     std::cerr << "usage: tf-trace-gen dp|moe|pipeline --ranks N [--layers L|--micro M] "
                  "--bytes SIZE --compute US --out PREFIX\n"
-                 "       tf-trace-gen convert TEXT_FILE --out PREFIX\n";
+                 "       tf-trace-gen convert TEXT_FILE|CHAKRA_PREFIX --out PREFIX\n";
     return 2;
 }
 
@@ -105,7 +113,11 @@ main(int argc, char** argv)
             return Usage();
         }
         std::vector<TraceGraph> graphs;
-        if (mode == "convert")
+        if (mode == "convert" && std::ifstream(text + ".0.et"))
+        {
+            graphs = ReadChakraPrefix(text);
+        }
+        else if (mode == "convert")
         {
             graphs = ParseTextTrace(
                 ReadInputFile<TraceError>(text, "text trace", InputLimits::kTextTraceBytes),
@@ -119,13 +131,16 @@ main(int argc, char** argv)
         {
             return Usage();
         }
-        ValidateWorkload(graphs, {});
+        for (const std::string& w : ValidateWorkload(graphs, {}))
+        {
+            std::cerr << "warning: " << w << "\n";
+        }
         WriteChakraFiles(out, graphs);
         const std::size_t slash = out.find_last_of('/');
         const std::string groupsPath =
             (slash == std::string::npos ? std::string() : out.substr(0, slash + 1)) + "groups.json";
         std::ofstream groups(groupsPath);
-        groups << "{\"all\": [";
+        groups << "{\"1\": [";
         for (uint32_t r = 0; r < graphs.size(); ++r)
         {
             groups << (r ? ", " : "") << r;

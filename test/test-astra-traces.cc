@@ -1,0 +1,654 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Chakra traces as ASTRA-sim reads them. The fixtures are written here with
+ * the protobuf API from the published Chakra schema, in the shapes ASTRA-sim's
+ * examples and Chakra's PyTorch converter produce: microbenchmarks (one
+ * COMM_COLL per rank), a custom collective (sends without comm_src, receives
+ * without comm_dst), a PyTorch-converted trace (ctrl_deps to absent parent
+ * ops, process groups in a METADATA node, CPU-side communication without
+ * comm_size, a double comm_size). Expected times come from the ring and
+ * direct bounds, derived in the comments.
+ */
+#include "et_def.pb.h"
+
+#include "ns3/execution-trace.h"
+#include "ns3/fabric-topology.h"
+#include "ns3/leaf-spine-helper.h"
+#include "ns3/scenario-config.h"
+#include "ns3/scenario-runner.h"
+#include "ns3/simulator.h"
+#include "ns3/text-trace.h"
+#include "ns3/trace-runner.h"
+#include "ns3/trace-workload.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <google/protobuf/util/delimited_message_util.h>
+#include <google/protobuf/util/message_differencer.h>
+#include <gtest/gtest.h>
+#include <sstream>
+
+using namespace ns3;
+using EtNode = ChakraProtoMsg::Node;
+
+namespace
+{
+// One 100 Gb/s leaf, 1 us links. B is the payload bandwidth of a host port
+// that also carries the ACKs of the data it receives (one 86-line-byte ACK
+// per 4178-line-byte data frame): 100 Gb/s x 4096 / (4178 + 86), in bytes/s.
+// A step between two hosts of the leaf costs alpha beyond serialization: one
+// full frame stored and forwarded at the leaf (4178 x 8 / 100e9 s) plus two
+// 1 us propagation delays.
+constexpr double kB = 100e9 / 8 * 4096 / (4178 + 86);
+constexpr double kAlpha = 4178 * 8 / 100e9 + 2e-6;
+constexpr uint64_t kMiB = 1 << 20;
+
+/// A folder for one test's files, removed at the end.
+struct TempDir
+{
+    std::string path;
+
+    TempDir()
+    {
+        char t[] = "/tmp/tf-astra-XXXXXX";
+        path = mkdtemp(t);
+    }
+
+    ~TempDir()
+    {
+        std::filesystem::remove_all(path);
+    }
+};
+
+ChakraProtoMsg::AttributeProto*
+Attr(EtNode& n, const std::string& name)
+{
+    ChakraProtoMsg::AttributeProto* a = n.add_attr();
+    a->set_name(name);
+    return a;
+}
+
+EtNode
+MakeNode(uint64_t id, const std::string& name, ChakraProtoMsg::NodeType type)
+{
+    EtNode n;
+    n.set_id(id);
+    n.set_name(name);
+    n.set_type(type);
+    return n;
+}
+
+/// An ASTRA-sim microbenchmark node: is_cpu_op (bool), comm_type and
+/// comm_size (int64), as examples/workload/microbenchmarks has them.
+EtNode
+Collective(uint64_t id, ChakraProtoMsg::CollectiveCommType type, int64_t size)
+{
+    EtNode n = MakeNode(id, "coll" + std::to_string(id), ChakraProtoMsg::COMM_COLL_NODE);
+    Attr(n, "is_cpu_op")->set_bool_val(false);
+    Attr(n, "comm_type")->set_int64_val(type);
+    Attr(n, "comm_size")->set_int64_val(size);
+    return n;
+}
+
+/// Write <prefix>.<rank>.et with protobuf's own length-delimited writer.
+void
+WriteEt(const std::string& prefix,
+        uint32_t rank,
+        const std::vector<EtNode>& nodes,
+        const ChakraProtoMsg::GlobalMetadata& meta = {})
+{
+    std::ofstream out(prefix + "." + std::to_string(rank) + ".et", std::ios::binary);
+    ASSERT_TRUE(google::protobuf::util::SerializeDelimitedToOstream(meta, &out));
+    for (const EtNode& n : nodes)
+    {
+        ASSERT_TRUE(google::protobuf::util::SerializeDelimitedToOstream(n, &out));
+    }
+}
+
+/// Run a chakra workload on one leaf of \p hosts hosts; the runner ran.
+std::unique_ptr<ScenarioRunner>
+RunChakra(const std::string& prefix, uint32_t hosts, const std::string& extra = "")
+{
+    const std::string text = R"({"topology": {"type": "leaf-spine", "leaves": 1, "spines": 1,
+        "hosts_per_leaf": )" +
+                             std::to_string(hosts) +
+                             R"(, "host_link": {"rate": "100Gbps", "delay": "1us"},
+        "fabric_link": {"rate": "100Gbps", "delay": "1us"}},
+        "workload": {"type": "chakra", "prefix": ")" +
+                             prefix + R"(", "comm_groups": "empty")" + extra + "}}";
+    auto run = std::make_unique<ScenarioRunner>(ParseScenarioText(text, {}, "astra.json"));
+    run->Build();
+    run->Run();
+    return run;
+}
+
+/// collectives.csv rows: (bytes column, duration in seconds), "" fields dropped.
+std::vector<std::pair<uint64_t, double>>
+Collectives(const ScenarioRunner& run)
+{
+    std::vector<std::pair<uint64_t, double>> rows;
+    std::istringstream in(run.CollectivesCsv());
+    std::string line;
+    std::getline(in, line); // header
+    while (std::getline(in, line))
+    {
+        std::vector<std::string> f;
+        std::stringstream ss(line);
+        std::string x;
+        while (std::getline(ss, x, ','))
+        {
+            f.push_back(x);
+        }
+        EXPECT_EQ(f.back(), "1") << line; // completed
+        rows.emplace_back(std::stoull(f[3]), std::stod(f[8]));
+    }
+    return rows;
+}
+} // namespace
+
+TEST(AstraMicrobenchmark, AllGatherMovesGroupSizeTimesCommSize)
+{
+    // ASTRA-sim's all_gather/16npus_1MB: every rank one ALL_GATHER of
+    // comm_size 1 MiB, the input of one rank (Ring::Ring: each of the N-1
+    // steps sends comm_size). 16 ranks each send 15 MiB: no faster than
+    // 15 MiB at the payload line rate 12.5 GB/s x 4096/4178 (1.2835 ms), and
+    // as a ring with ACKs sharing the ports 15 x (1 MiB / B + alpha).
+    TempDir dir;
+    const std::string prefix = dir.path + "/all_gather";
+    for (uint32_t r = 0; r < 16; ++r)
+    {
+        WriteEt(prefix, r, {Collective(0, ChakraProtoMsg::ALL_GATHER, kMiB)});
+    }
+    auto run = RunChakra(prefix, 16);
+    const auto rows = Collectives(*run);
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_EQ(rows[0].first, 16 * kMiB); // nccl-tests' size: the output buffer
+    EXPECT_EQ(run->GetTotals().bytesSent, 16 * 15 * kMiB);
+    const double t = rows[0].second;
+    EXPECT_GE(t, 15.0 * kMiB / (12.5e9 * 4096 / 4178));
+    const double ring = 15 * (kMiB / kB + kAlpha);
+    EXPECT_NEAR(t / ring, 1.0, 0.02) << t << " vs " << ring;
+}
+
+TEST(AstraMicrobenchmark, AllReduceReduceScatterAllToAllSizes)
+{
+    // 8 ranks, one after the other: all-reduce, reduce-scatter and
+    // all-to-all of comm_size S = 8 MiB (nccl-tests' size: ring steps of
+    // 1 MiB, as in the all-gather test), then an all-gather of comm_size
+    // c = 1 MiB (nccl-tests' size 8 MiB). Bytes each rank sends, and times:
+    //   all-reduce ring      2(N-1)/N S   2(N-1)/N S/B + 2(N-1) alpha
+    //   reduce-scatter ring   (N-1)/N S    (N-1)/N S/B +  (N-1) alpha
+    //   all-to-all direct     (N-1)/N S    (N-1)/N S/B +        alpha
+    //   all-gather ring       (N-1) c      (N-1) c/B   +  (N-1) alpha
+    TempDir dir;
+    const std::string prefix = dir.path + "/mb";
+    const ChakraProtoMsg::CollectiveCommType types[] = {ChakraProtoMsg::ALL_REDUCE,
+                                                        ChakraProtoMsg::REDUCE_SCATTER,
+                                                        ChakraProtoMsg::ALL_TO_ALL,
+                                                        ChakraProtoMsg::ALL_GATHER};
+    const uint64_t commSize[] = {8 * kMiB, 8 * kMiB, 8 * kMiB, kMiB};
+    for (uint32_t r = 0; r < 8; ++r)
+    {
+        std::vector<EtNode> nodes;
+        for (uint64_t i = 0; i < 4; ++i)
+        {
+            nodes.push_back(Collective(i, types[i], commSize[i]));
+            if (i > 0)
+            {
+                nodes.back().add_data_deps(i - 1);
+            }
+        }
+        WriteEt(prefix, r, nodes);
+    }
+    auto run = RunChakra(prefix, 8);
+    const auto rows = Collectives(*run);
+    ASSERT_EQ(rows.size(), 4u);
+    const double s = 8 * kMiB;
+    const double expected[] = {14.0 / 8 * s / kB + 14 * kAlpha,
+                               7.0 / 8 * s / kB + 7 * kAlpha,
+                               7.0 / 8 * s / kB + kAlpha,
+                               7.0 * kMiB / kB + 7 * kAlpha};
+    for (int i = 0; i < 4; ++i)
+    {
+        EXPECT_EQ(rows[i].first, 8 * kMiB) << i; // S in collectives.csv
+        EXPECT_NEAR(rows[i].second / expected[i], 1.0, 0.02)
+            << i << ": " << rows[i].second << " vs " << expected[i];
+    }
+    // 8 ranks x ((14 + 7 + 7) MiB + 7 MiB).
+    EXPECT_EQ(run->GetTotals().bytesSent, 8 * 35 * kMiB);
+}
+
+TEST(AstraCustomCollective, SendsWithoutSrcAndRecvsWithoutDstAreTheOwnRanks)
+{
+    // A ring all-reduce written as ASTRA-sim's custom collectives are: per
+    // round, a SEND of 128 KiB to the next rank (comm_dst, no comm_src),
+    // a RECV from the previous one (comm_src, no comm_dst) after the SEND,
+    // and a 7 us reduction after the RECV; 2(N-1) = 14 rounds on 8 ranks.
+    // A SEND completes when acknowledged: a round is 128 KiB / B + alpha,
+    // the ACK's way back (two ACK frames of 86 line bytes and 2 x 1 us; the
+    // links are idle then, every rank's message ending together) and 7 us.
+    TempDir dir;
+    const std::string prefix = dir.path + "/custom_allreduce";
+    const int64_t m = 128 * 1024;
+    for (uint32_t r = 0; r < 8; ++r)
+    {
+        std::vector<EtNode> nodes;
+        for (uint64_t k = 0; k < 14; ++k)
+        {
+            EtNode send = MakeNode(3 * k, "send", ChakraProtoMsg::COMM_SEND_NODE);
+            if (k > 0)
+            {
+                send.add_data_deps(3 * k - 1);
+            }
+            Attr(send, "comm_type")->set_int64_val(5); // as the examples carry it; unused
+            Attr(send, "comm_size")->set_int64_val(m);
+            Attr(send, "comm_dst")->set_int32_val((r + 1) % 8);
+            Attr(send, "comm_tag")->set_int32_val(0);
+            EtNode recv = MakeNode(3 * k + 1, "recv", ChakraProtoMsg::COMM_RECV_NODE);
+            recv.add_data_deps(3 * k);
+            Attr(recv, "comm_size")->set_int64_val(m);
+            Attr(recv, "comm_src")->set_int32_val((r + 7) % 8);
+            Attr(recv, "comm_tag")->set_int32_val(0);
+            EtNode comp = MakeNode(3 * k + 2, "reduce", ChakraProtoMsg::COMP_NODE);
+            comp.add_data_deps(3 * k + 1);
+            comp.set_duration_micros(7);
+            nodes.insert(nodes.end(), {send, recv, comp});
+        }
+        WriteEt(prefix, r, nodes);
+    }
+    auto run = RunChakra(prefix, 8);
+    EXPECT_EQ(run->GetTotals().bytesSent, 8u * 14 * m);
+    const double round = m / kB + kAlpha + (2 * 86 * 8 / 100e9 + 2e-6) + 7e-6;
+    const double t = run->GetTotals().simTimeS;
+    EXPECT_NEAR(t / (14 * round), 1.0, 0.02) << t << " vs " << 14 * round;
+    // Every send is a flow (node id, no collective) on the pair's shared QP.
+    ASSERT_EQ(run->GetFlows().size(), 8u * 14);
+    EXPECT_EQ(run->GetFlows()[0].node, 0);
+    EXPECT_EQ(run->GetFlows()[0].collective, -1);
+}
+
+namespace
+{
+/// Rank r of a PyTorch-converted trace, in the converter's shapes: a METADATA
+/// process-group node, CPU ops whose ctrl_deps name the absent root op 1, a
+/// CPU-side COMM_COLL without comm_size, the GPU all-reduce (comm_size a
+/// double, pg_name "1" for ranks 0-1 and "2" for ranks 2-3) and a GPU kernel
+/// of zero duration. Unknown attributes and inputs/outputs throughout.
+std::vector<EtNode>
+PyTorchRank(uint32_t r)
+{
+    auto cpuOp = [](uint64_t id, const std::string& name, ChakraProtoMsg::NodeType type) {
+        EtNode n = MakeNode(id, name, type);
+        n.add_ctrl_deps(1); // the thread's root op, not in the file
+        Attr(n, "rf_id")->set_int64_val(static_cast<int64_t>(id) * 3);
+        Attr(n, "op_schema")->set_string_val("aten::" + name + "(Tensor self) -> Tensor");
+        Attr(n, "is_cpu_op")->set_bool_val(true);
+        n.mutable_inputs()->set_values("[[1, 2, 3, 4, 0, 16]]");
+        n.mutable_inputs()->set_shapes("[[1024, 256]]");
+        n.mutable_inputs()->set_types("['Tensor(float)']");
+        n.mutable_outputs()->set_values("[]");
+        return n;
+    };
+    EtNode meta = MakeNode(10, "## process_group:init ##", ChakraProtoMsg::METADATA_NODE);
+    meta.add_ctrl_deps(1);
+    Attr(meta, "is_cpu_op")->set_bool_val(true);
+    meta.mutable_inputs()->set_values(
+        "['[{\"pg_name\": \"0\", \"pg_desc\": \"default_pg\", \"backend_config\": "
+        "\"cuda:nccl\", \"ranks\": [], \"group_size\": 4, \"group_count\": 3}, {\"pg_name\": "
+        "\"1\", \"pg_desc\": \"undefined\", \"backend_config\": \"cuda:nccl\", \"ranks\": [0, "
+        "1], \"group_size\": 2, \"group_count\": 3}, {\"pg_name\": \"2\", \"pg_desc\": "
+        "\"undefined\", \"backend_config\": \"cuda:nccl\", \"ranks\": [2, 3], \"group_size\": "
+        "2, \"group_count\": 3}]']");
+    EtNode mul = cpuOp(11, "mul", ChakraProtoMsg::COMP_NODE);
+    mul.add_data_deps(10);
+    mul.set_duration_micros(10);
+    EtNode add = cpuOp(12, "add", ChakraProtoMsg::COMP_NODE);
+    add.add_data_deps(10);
+    add.set_duration_micros(10);
+    EtNode cpuComm = cpuOp(13, "record_param_comms", ChakraProtoMsg::COMM_COLL_NODE);
+    cpuComm.add_data_deps(12);
+    Attr(cpuComm, "comm_type")->set_int64_val(ChakraProtoMsg::ALL_REDUCE);
+    EtNode kernel =
+        MakeNode(14, "ncclDevKernel_AllReduce_Sum_f32_RING_LL", ChakraProtoMsg::COMM_COLL_NODE);
+    kernel.add_ctrl_deps(13);
+    kernel.add_data_deps(13);
+    Attr(kernel, "is_cpu_op")->set_bool_val(false);
+    Attr(kernel, "comm_type")->set_int64_val(ChakraProtoMsg::ALL_REDUCE);
+    Attr(kernel, "comm_size")->set_double_val(1048576.0);
+    Attr(kernel, "pg_name")->set_string_val(r < 2 ? "1" : "2");
+    Attr(kernel, "stream")->set_int64_val(7);
+    EtNode gpu =
+        MakeNode(15, "void at::native::vectorized_elementwise_kernel", ChakraProtoMsg::COMP_NODE);
+    gpu.add_data_deps(14);
+    Attr(gpu, "is_cpu_op")->set_bool_val(false);
+    return {meta, mul, add, cpuComm, kernel, gpu};
+}
+
+ChakraProtoMsg::GlobalMetadata
+PyTorchMetadata()
+{
+    ChakraProtoMsg::GlobalMetadata m;
+    auto* a = m.add_attr();
+    a->set_name("schema");
+    a->set_string_val("1.1.1-chakra.0.0.4");
+    a = m.add_attr();
+    a->set_name("pid");
+    a->set_uint64_val(4242);
+    return m;
+}
+} // namespace
+
+TEST(AstraPyTorchTrace, RunsWithAbsentParentsMetadataGroupsAndCpuResources)
+{
+    TempDir dir;
+    const std::string prefix = dir.path + "/pt";
+    for (uint32_t r = 0; r < 4; ++r)
+    {
+        WriteEt(prefix, r, PyTorchRank(r), PyTorchMetadata());
+    }
+    std::vector<TraceGraph> graphs = ReadChakraPrefix(prefix);
+    CommGroups groups;
+    AddMetadataGroups(graphs, groups);
+    EXPECT_EQ(groups.at("1"), std::vector<uint32_t>({0, 1}));
+    EXPECT_EQ(groups.at("2"), std::vector<uint32_t>({2, 3}));
+    EXPECT_EQ(groups.at("0"), std::vector<uint32_t>({0, 1, 2, 3})); // empty ranks: every rank
+    const std::vector<std::string> warnings = ValidateWorkload(graphs, groups);
+    // One line per kind: 4 ranks x 4 ctrl_deps on op 1; 4 CPU-side COMM_COLL.
+    ASSERT_EQ(warnings.size(), 2u);
+    EXPECT_EQ(warnings[0].rfind("16 dependencies on nodes absent", 0), 0u) << warnings[0];
+    EXPECT_EQ(warnings[1].rfind("4 communication nodes on the CPU side", 0), 0u) << warnings[1];
+
+    LeafSpineHelper ls;
+    ls.SetShape(1, 1, 4);
+    Ptr<FabricTopology> topo = ls.Install();
+    TraceRunner run(topo, graphs, groups);
+    run.Start();
+    Simulator::Run();
+    // The two CPU ops are ready together but share the CPU: add (id 12)
+    // starts when mul (id 11) ends, at 10 us; the skipped CPU-side node
+    // takes no time, so the all-reduce starts at 20 us: 1 MiB on a pair,
+    // ring: 2 steps of 512 KiB: S/B + 2 alpha. The GPU kernel of zero
+    // duration takes 1 ns, the only GPU compute time.
+    const auto& rec = run.GetEngine().GetRecords();
+    ASSERT_EQ(rec.size(), 2u);
+    EXPECT_EQ(rec[0].group, std::vector<uint32_t>({0, 1}));
+    EXPECT_EQ(rec[1].group, std::vector<uint32_t>({2, 3}));
+    const double ar = kMiB / kB + 2 * kAlpha;
+    for (uint32_t r = 0; r < 4; ++r)
+    {
+        const auto& s = run.GetRanks()[r];
+        ASSERT_TRUE(s.done);
+        EXPECT_EQ(s.nodeStart[2], MicroSeconds(10)); // add
+        EXPECT_EQ(s.nodeStart[4], MicroSeconds(20)); // the all-reduce
+        EXPECT_EQ(s.compute, NanoSeconds(1));
+        EXPECT_EQ(s.finish - s.nodeFinish[4], NanoSeconds(1));
+        EXPECT_NEAR((s.nodeFinish[4] - s.nodeStart[4]).GetSeconds() / ar, 1.0, 0.02);
+    }
+    Simulator::Destroy();
+}
+
+TEST(AstraPyTorchTrace, ReadAndWrittenBackIsTheSameMessages)
+{
+    // Everything not interpreted (attributes, inputs/outputs, GlobalMetadata
+    // attributes, a field this schema does not know) survives SerializeChakra
+    // and tf-trace-gen convert: the messages compare equal.
+    TempDir dir;
+    const std::string prefix = dir.path + "/pt";
+    std::vector<EtNode> nodes = PyTorchRank(0);
+    nodes[1].GetReflection()->MutableUnknownFields(&nodes[1])->AddVarint(99, 7);
+    WriteEt(prefix, 0, nodes, PyTorchMetadata());
+    WriteEt(prefix, 1, PyTorchRank(1), PyTorchMetadata());
+    auto messages = [](const std::string& bytes) {
+        std::istringstream in(bytes);
+        google::protobuf::io::IstreamInputStream zin(&in);
+        ChakraProtoMsg::GlobalMetadata meta;
+        bool clean = false;
+        EXPECT_TRUE(google::protobuf::util::ParseDelimitedFromZeroCopyStream(&meta, &zin, &clean));
+        std::vector<EtNode> out;
+        EtNode n;
+        while (google::protobuf::util::ParseDelimitedFromZeroCopyStream(&n, &zin, &clean))
+        {
+            out.push_back(n);
+            n.Clear(); // the parser merges into what it is given
+        }
+        return std::make_pair(meta, out);
+    };
+    auto same = [&](const std::string& a, const std::string& b) {
+        const auto x = messages(a);
+        const auto y = messages(b);
+        EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(x.first, y.first));
+        ASSERT_EQ(x.second.size(), y.second.size());
+        for (std::size_t i = 0; i < x.second.size(); ++i)
+        {
+            EXPECT_TRUE(
+                google::protobuf::util::MessageDifferencer::Equals(x.second[i], y.second[i]))
+                << x.second[i].DebugString() << " vs " << y.second[i].DebugString();
+        }
+    };
+    auto slurp = [](const std::string& path) {
+        std::ifstream in(path, std::ios::binary);
+        return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    };
+    const std::string original = slurp(prefix + ".0.et");
+    same(original, SerializeChakra(ReadChakraFile(prefix + ".0.et", 0)));
+    const char* bin = std::getenv("TF_BIN_DIR");
+    ASSERT_NE(bin, nullptr);
+    const std::string cmd = std::string(bin) + "/tf-trace-gen convert " + prefix + " --out " +
+                            dir.path + "/copy > /dev/null 2>&1";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    same(original, slurp(dir.path + "/copy.0.et"));
+    // A value given in the graph replaces the attribute's, in the file's kind
+    // when it reads the same, and only that changes.
+    TraceGraph g = ReadChakraFile(prefix + ".0.et", 0);
+    g.nodes[4].commSize = 2 * kMiB;
+    auto changed = messages(SerializeChakra(g)).second;
+    auto expected = messages(original).second;
+    expected[4].mutable_attr(2)->set_int64_val(2 * kMiB); // was the double 1048576.0
+    EXPECT_TRUE(google::protobuf::util::MessageDifferencer::Equals(changed[4], expected[4]))
+        << changed[4].DebugString();
+}
+
+TEST(AstraAttributes, ReadAsTheFeederReadsThem)
+{
+    TempDir dir;
+    const std::string prefix = dir.path + "/a";
+    auto read = [&](const EtNode& n) {
+        WriteEt(prefix, 0, {n});
+        return ReadChakraFile(prefix + ".0.et", 0).nodes.at(0);
+    };
+    // Integer kinds convert; the first attribute of a name counts.
+    EtNode n = MakeNode(1, "x", ChakraProtoMsg::COMM_COLL_NODE);
+    Attr(n, "comm_type")->set_uint32_val(ChakraProtoMsg::ALL_TO_ALL);
+    Attr(n, "comm_size")->set_fixed64_val(4096);
+    Attr(n, "comm_size")->set_int64_val(1);
+    Attr(n, "is_cpu_op")->set_int32_val(1);
+    Attr(n, "involved_dim")->mutable_bool_list()->add_values(false);
+    TraceNode t = read(n);
+    EXPECT_EQ(t.commType, ChakraProtoMsg::ALL_TO_ALL);
+    EXPECT_EQ(t.commSize, 4096u);
+    EXPECT_TRUE(t.isCpuOp);
+    EXPECT_EQ(t.involvedDim, std::vector<bool>({false}));
+    // Kinds ASTRA-sim cannot read are one-line errors naming node and attribute.
+    auto expectError = [&](const char* attr, auto set, const std::string& text) {
+        EtNode b = MakeNode(5, "b", ChakraProtoMsg::COMM_COLL_NODE);
+        set(Attr(b, attr));
+        try
+        {
+            read(b);
+            FAIL() << attr << " accepted";
+        }
+        catch (const TraceError& e)
+        {
+            EXPECT_NE(std::string(e.what()).find("node 5: " + std::string(attr) + ": " + text),
+                      std::string::npos)
+                << e.what();
+        }
+    };
+    expectError(
+        "comm_size",
+        [](auto* a) { a->set_string_val("1MB"); },
+        "expected a non-negative whole number of bytes");
+    expectError(
+        "comm_size",
+        [](auto* a) { a->set_double_val(1.5); },
+        "expected a non-negative whole number of bytes");
+    expectError(
+        "comm_src",
+        [](auto* a) { a->set_int32_val(-1); },
+        "expected a rank");
+    expectError(
+        "involved_dim",
+        [](auto* a) { a->set_bool_val(true); },
+        "expected a bool_list");
+    EXPECT_THROW(read(MakeNode(2, "y", static_cast<ChakraProtoMsg::NodeType>(8))), TraceError);
+}
+
+TEST(AstraGroups, DefaultGroupFilesAndUnknownNames)
+{
+    // pg_name "0" is every rank even when a file defines groups; with no
+    // group defined at all, any name is every rank (one warning line); with
+    // groups, an unknown name is an error.
+    std::vector<TraceGraph> g = ParseTextTrace("rank 0\n1: coll all-reduce 1MB group 0\n"
+                                               "2: coll all-reduce 1MB group 7 after 1\n"
+                                               "rank 1\n1: coll all-reduce 1MB group 0\n"
+                                               "2: coll all-reduce 1MB group 7 after 1\n",
+                                               "g.txt");
+    EXPECT_EQ(FindGroup("0", {{"0", {1}}}), nullptr);
+    EXPECT_EQ(FindGroup("", {{"1", {0, 1}}}), nullptr);
+    const std::vector<std::string> w = ValidateWorkload(g, {});
+    ASSERT_EQ(w.size(), 1u);
+    EXPECT_EQ(w[0].rfind("2 collectives name a process group", 0), 0u) << w[0];
+    EXPECT_THROW(ValidateWorkload(g, {{"1", {0, 1}}}), TraceError);
+    EXPECT_TRUE(ValidateWorkload(g, {{"7", {0, 1}}}).empty());
+    // The project's sample files load with ASTRA-sim's integer keys.
+    EXPECT_EQ(ReadCommGroups("traces/dp16/groups.json", 16).count("1"), 1u);
+    // A scenario's "comm_groups": "empty" is no file, as in ASTRA-sim.
+    EXPECT_NO_THROW(ParseScenarioText(
+        R"({"topology": {"type": "leaf-spine", "hosts_per_leaf": 8}, "workload": {"type": "chakra",
+            "prefix": "traces/pipeline8/pipeline8", "comm_groups": "empty"}})",
+        {},
+        "e.json"));
+    // Text traces still reject a dependency on a node that is not there.
+    try
+    {
+        ParseTextTrace("rank 0\n1: comp 5\n2: comp 5 after 3\n", "typo.txt");
+        FAIL();
+    }
+    catch (const TraceError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("typo.txt: line 3: node 3 is not in rank 0"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(AstraInvolvedDim, SplitsTheGroupOverTheWorkloadDims)
+{
+    // dims [2, 4]: rank = i1 + 2 i2. Dimension 1 alone: pairs differing in
+    // i1, {0,1} {2,3} {4,5} {6,7}; dimension 2 alone: {0,2,4,6} {1,3,5,7}.
+    // An all-gather's size is then comm_size x the sub-group's size.
+    TraceCollectiveOptions o;
+    o.dims = {2, 4};
+    o.algorithms = {{"all-reduce", "hierarchical"}};
+    o.dimAlgorithms = {"direct", "ring"};
+    std::vector<uint32_t> group{10, 11, 12, 13, 14, 15, 16, 17}; // hosts of ranks 0..7
+    TraceNode n;
+    n.kind = TraceNode::COMM_COLL;
+    n.commType = ChakraProtoMsg::ALL_GATHER;
+    n.commSize = 1000;
+    n.involvedDim = {true, false};
+    auto c = PlanTraceCollective(n, group, o);
+    ASSERT_EQ(c.size(), 4u);
+    EXPECT_EQ(c[1].members, std::vector<uint32_t>({12, 13}));
+    EXPECT_EQ(c[1].spec.bytes, 2000u);
+    n.involvedDim = {false, true, false}; // the third entry has no dimension
+    c = PlanTraceCollective(n, group, o);
+    ASSERT_EQ(c.size(), 2u);
+    EXPECT_EQ(c[1].members, std::vector<uint32_t>({11, 13, 15, 17}));
+    EXPECT_EQ(c[1].spec.bytes, 4000u);
+    // A hierarchical all-reduce over one dimension runs that dimension's
+    // algorithm; over all of them, hierarchical as configured.
+    n.commType = ChakraProtoMsg::ALL_REDUCE;
+    c = PlanTraceCollective(n, group, o);
+    EXPECT_EQ(c[0].spec.algorithm, "ring");
+    EXPECT_EQ(c[0].spec.bytes, 1000u);
+    n.involvedDim = {true, true};
+    c = PlanTraceCollective(n, group, o);
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_EQ(c[0].spec.algorithm, "hierarchical");
+    EXPECT_EQ(c[0].spec.dims, std::vector<uint32_t>({2, 4}));
+}
+
+TEST(CollectiveFlows, EveryTransferIsAFlowWithItsCollectiveAndStep)
+{
+    // Ring all-reduce of S = 4 MiB on 4 hosts: 2(N-1) = 6 steps of N = 4
+    // transfers of S/N = 1 MiB. Every transfer runs alongside the ACKs of
+    // its neighbour's, so its FCT is at least the unloaded one and at most
+    // 4264/4178 of it (the ACK bytes sharing the port).
+    const std::string text =
+        R"({"topology": {"type": "leaf-spine", "leaves": 1, "spines": 1, "hosts_per_leaf": 4,
+        "host_link": {"rate": "100Gbps", "delay": "1us"}},
+        "workload": {"type": "collective", "collective": "all-reduce", "bytes": "4MiB"},
+        "trace": {"flows": [{"collective": 0, "step": 2, "src": 1}]}})";
+    ScenarioRunner run(ParseScenarioText(text, {}, "flows.json"));
+    run.Build();
+    run.Run();
+    const auto& flows = run.GetFlows();
+    ASSERT_EQ(flows.size(), 24u);
+    std::vector<int> perStep(6, 0);
+    uint32_t selected = 0;
+    for (uint32_t i = 0; i < flows.size(); ++i)
+    {
+        const auto& f = flows[i];
+        EXPECT_EQ(f.collective, 0);
+        ASSERT_GE(f.step, 0);
+        ASSERT_LT(f.step, 6);
+        perStep[f.step]++;
+        EXPECT_EQ(f.bytes, kMiB);
+        EXPECT_TRUE(f.completed);
+        const double slowdown = (f.finish - f.start).GetSeconds() / f.idealFct.GetSeconds();
+        EXPECT_GE(slowdown, 1.0) << i;
+        EXPECT_LE(slowdown, 4264.0 / 4178) << i;
+        selected = (f.step == 2 && f.src == 1) ? i : selected;
+    }
+    EXPECT_EQ(perStep, std::vector<int>(6, 4));
+    EXPECT_EQ(run.GetTotals().bytesSent, 24 * kMiB);
+    const std::string summary = run.SummaryJson();
+    EXPECT_NE(summary.find("\"flows_total\": 24,"), std::string::npos);
+    EXPECT_NE(summary.find("\"flows_completed\": 24,"), std::string::npos);
+    // cc_trace.csv samples only the selected transfer, while it runs.
+    std::istringstream in(run.CcTraceCsv());
+    std::string line;
+    std::getline(in, line);
+    int rows = 0;
+    while (std::getline(in, line))
+    {
+        ++rows;
+        EXPECT_EQ(line.substr(line.find(',') + 1,
+                              line.find(',', line.find(',') + 1) - line.find(',') - 1),
+                  std::to_string(selected))
+            << line;
+    }
+    EXPECT_GT(rows, 0);
+    // Selectors survive scenario.json; an index cannot name a flow that is
+    // posted at run time, and a step needs its collective.
+    ScenarioConfig cfg = ParseScenarioText(text, {}, "flows.json");
+    EXPECT_EQ(ParseScenarioText(ScenarioToJson(cfg), {}, "again.json").trace.flows,
+              cfg.trace.flows);
+    for (const char* bad : {"trace.flows=[3]", R"(trace.flows=[{"step": 1}])"})
+    {
+        try
+        {
+            ParseScenarioText(text, {bad}, "flows.json");
+            FAIL() << bad;
+        }
+        catch (const ScenarioError& e)
+        {
+            EXPECT_NE(std::string(e.what()).find("flows.json: trace.flows[0]: expected"),
+                      std::string::npos)
+                << e.what();
+        }
+    }
+}
