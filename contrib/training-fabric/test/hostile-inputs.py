@@ -416,7 +416,7 @@ def run(case, tf_run, time_limit):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--bin", default=os.path.join(ROOT, "build", "bin"))
+    ap.add_argument("--bin", default=os.path.join(ROOT, "..", "..", "build", "bin"))
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--timeout", type=float, default=TIME_LIMIT_S)
     ap.add_argument("--list", action="store_true")

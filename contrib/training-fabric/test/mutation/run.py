@@ -12,11 +12,11 @@ printed at the end; the exit status is 0 only when every mutant was caught.
 
 On demand only (not in CI: a build per mutant does not fit there):
 
-    test/mutation/run.py                     every mutant
-    test/mutation/run.py ID ...              the mutants named (ids: --list)
-    test/mutation/run.py --list              list the mutants
-    test/mutation/run.py --all-tests         whole suite for every mutant
-    test/mutation/run.py --scratch DIR       scratch copy in DIR (default
+    contrib/training-fabric/test/mutation/run.py                     every mutant
+    contrib/training-fabric/test/mutation/run.py ID ...              the mutants named (ids: --list)
+    contrib/training-fabric/test/mutation/run.py --list              list the mutants
+    contrib/training-fabric/test/mutation/run.py --all-tests         whole suite for every mutant
+    contrib/training-fabric/test/mutation/run.py --scratch DIR       scratch copy in DIR (default
                                              /tmp/tf-mutation-$USER; reused, so
                                              later runs rebuild little)
 
@@ -34,7 +34,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+ROOT = os.path.abspath(os.path.join(HERE, "..", "..", "..", ".."))  # the repository
 MODULE = "contrib/training-fabric"
 SKIP_DIRS = {".git", "build"}
 
@@ -116,6 +116,12 @@ def sync_tree(src, dst):
         dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS]
         rel = os.path.relpath(dirpath, src)
         os.makedirs(os.path.join(dst, rel), exist_ok=True)
+        for d in dirnames:  # symbolic links to folders (examples/, traces/) stay links
+            if os.path.islink(os.path.join(dirpath, d)):
+                link = os.path.join(dst, rel, d)
+                wanted.add(os.path.normpath(os.path.join(rel, d)))
+                if not os.path.islink(link):
+                    os.symlink(os.readlink(os.path.join(dirpath, d)), link)
         for fn in filenames:
             s = os.path.join(dirpath, fn)
             d = os.path.join(dst, rel, fn)
@@ -135,7 +141,7 @@ def sync_tree(src, dst):
         dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS]
         for fn in filenames:
             rel = os.path.normpath(os.path.relpath(os.path.join(dirpath, fn), dst))
-            if rel not in wanted:
+            if rel not in wanted and not os.path.islink(os.path.join(dirpath, fn)):
                 os.remove(os.path.join(dirpath, fn))
 
 
