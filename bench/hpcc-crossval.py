@@ -156,7 +156,7 @@ def ref_config(d, cc):
     return "".join("%s %s\n" % (k, v) for k, v in p.items())
 
 
-def our_scenario(name, topo_path, flows, cc, seed):
+def our_scenario(name, topo_path, flows, cc, seed, ecmp_hash):
     c = CCS[cc]["ours"]
     nic = {"mtu": PAYLOAD, "cc": c["cc"], "cc_params": c.get("cc_params", {})}
     if "cnp_interval" in c:
@@ -168,7 +168,10 @@ def our_scenario(name, topo_path, flows, cc, seed):
         # below the threshold (our defaults for the last three).
         "switch": {"buffer": "32MiB", "pfc": True, "ecn": c["ecn"]},
         "nic": nic,
-        "routing": {"mode": "ecmp", "hash": "crc32", "seed": seed},
+        # mix64, not crc32: per-switch CRC32 seeds only XOR a constant into
+        # the hash, so every tier picks by the same bits and a k=4 fat-tree
+        # polarizes (half the core links idle; see the model doc).
+        "routing": {"mode": "ecmp", "hash": ecmp_hash, "seed": seed},
         "workload": {"type": "flows",
                      "flows": [{"src": s, "dst": d, "bytes": b, "start": "%gs" % START_S}
                                for s, d, b in flows]},
@@ -206,6 +209,8 @@ def main():
     ap.add_argument("--hpcc", help="the reference's built scratch/third program")
     ap.add_argument("--tf-run", default=os.path.join(ROOT, "build", "bin", "tf-run"))
     ap.add_argument("--only", help="one case, e.g. incast/dcqcn")
+    ap.add_argument("--hash", default="mix64", choices=["mix64", "crc32"],
+                    help="our ECMP hash (crc32 polarizes this fat-tree)")
     ap.add_argument("--seeds", type=int, default=1,
                     help="our runs per case with ECMP seeds 1..N (the spread hashing alone causes)")
     args = ap.parse_args()
@@ -236,7 +241,7 @@ def main():
             for seed in range(1, args.seeds + 1):
                 scen = os.path.join(d, "scenario-seed%d.json" % seed)
                 with open(scen, "w") as f:
-                    json.dump(our_scenario("%s-%s" % (wname, cc), topo_path, flows, cc, seed), f,
+                    json.dump(our_scenario("%s-%s" % (wname, cc), topo_path, flows, cc, seed, args.hash), f,
                               indent=1)
                 if os.path.exists(args.tf_run):
                     od = os.path.join(d, "ours-seed%d" % seed)
