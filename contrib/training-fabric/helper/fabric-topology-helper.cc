@@ -8,9 +8,30 @@
 namespace ns3
 {
 
-FabricTopologyHelper::FabricTopologyHelper()
-    : m_topo(CreateObject<FabricTopology>())
+FabricTopologyHelper::FabricTopologyHelper(DataRate hostRate,
+                                           Time hostDelay,
+                                           DataRate fabricRate,
+                                           Time fabricDelay)
+    : m_hostRate(hostRate),
+      m_hostDelay(hostDelay),
+      m_fabricRate(fabricRate),
+      m_fabricDelay(fabricDelay),
+      m_topo(CreateObject<FabricTopology>())
 {
+}
+
+void
+FabricTopologyHelper::SetHostLink(DataRate rate, Time delay)
+{
+    m_hostRate = rate;
+    m_hostDelay = delay;
+}
+
+void
+FabricTopologyHelper::SetFabricLink(DataRate rate, Time delay)
+{
+    m_fabricRate = rate;
+    m_fabricDelay = delay;
 }
 
 FabricTopologyHelper::~FabricTopologyHelper() = default;

@@ -6,7 +6,9 @@
 #ifndef FABRIC_TOPOLOGY_HELPER_H
 #define FABRIC_TOPOLOGY_HELPER_H
 
+#include "ns3/data-rate.h"
 #include "ns3/fabric-topology.h"
+#include "ns3/nstime.h"
 
 #include <string>
 
@@ -19,12 +21,25 @@ namespace ns3
  * switch MMUs and NICs it creates, and the FabricTopology it fills.
  *
  * A builder is used once: set its shape and attributes, call Install().
+ *
+ * Every fabric has two kinds of links, set here once for all builders: the
+ * host link (a host's NIC to its first switch) and the fabric link (switch
+ * to switch; a torus's dimension links). Each builder gives its own defaults.
  */
 class FabricTopologyHelper
 {
   public:
-    FabricTopologyHelper();
+    /**
+     * \param hostRate, hostDelay defaults of the host links
+     * \param fabricRate, fabricDelay defaults of the switch-to-switch links
+     */
+    FabricTopologyHelper(DataRate hostRate, Time hostDelay, DataRate fabricRate, Time fabricDelay);
     virtual ~FabricTopologyHelper();
+
+    /// Rate and one-way delay of every host link (host NIC to its switch).
+    void SetHostLink(DataRate rate, Time delay);
+    /// Rate and one-way delay of every switch-to-switch link.
+    void SetFabricLink(DataRate rate, Time delay);
 
     /// Attributes of every FabricNetDevice (e.g. "Scheduler").
     void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
@@ -45,6 +60,11 @@ class FabricTopologyHelper
     Ptr<FabricTopology> Topology(const char* who);
     /// Finish: Finalize() and hand over the topology (the helper is spent).
     Ptr<FabricTopology> Finish();
+
+    DataRate m_hostRate;   //!< SetHostLink
+    Time m_hostDelay;      //!< SetHostLink
+    DataRate m_fabricRate; //!< SetFabricLink
+    Time m_fabricDelay;    //!< SetFabricLink
 
   private:
     Ptr<FabricTopology> m_topo;

@@ -15,10 +15,10 @@ namespace ns3
 {
 
 RailOptimizedHelper::RailOptimizedHelper()
-    : m_nicRate("400Gbps"),
-      m_nicDelay(MicroSeconds(1)),
-      m_fabricRate("400Gbps"),
-      m_fabricDelay(MicroSeconds(1)),
+    : FabricTopologyHelper(DataRate("400Gbps"),
+                           MicroSeconds(1),
+                           DataRate("400Gbps"),
+                           MicroSeconds(1)),
       m_nvRate("3600Gbps"),
       m_nvDelay(NanoSeconds(100))
 {
@@ -34,20 +34,6 @@ RailOptimizedHelper::SetShape(uint32_t scaleUnits,
     m_servers = serversPerUnit;
     m_nics = nicsPerServer;
     m_spines = spines;
-}
-
-void
-RailOptimizedHelper::SetHostLink(DataRate rate, Time delay)
-{
-    m_nicRate = rate;
-    m_nicDelay = delay;
-}
-
-void
-RailOptimizedHelper::SetFabricLink(DataRate rate, Time delay)
-{
-    m_fabricRate = rate;
-    m_fabricDelay = delay;
 }
 
 void
@@ -138,8 +124,8 @@ RailOptimizedHelper::Install()
             {
                 topo->ConnectSwitches(GetServerSwitch(u, s),
                                       GetRailLeaf(u, i),
-                                      m_nicRate,
-                                      m_nicDelay);
+                                      m_hostRate,
+                                      m_hostDelay);
             }
         }
     }
