@@ -8,6 +8,31 @@
 namespace ns3
 {
 
+NS_OBJECT_ENSURE_REGISTERED(TopologyRouting);
+
+TypeId
+TopologyRouting::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::TopologyRouting").SetParent<Object>().SetGroupName("TrainingFabric");
+    return tid;
+}
+
+Ptr<TopologyRouting>
+FindTopologyRouting(Ptr<FabricTopology> topo, const std::string& name)
+{
+    for (Object::AggregateIterator it = topo->GetAggregateIterator(); it.HasNext();)
+    {
+        Ptr<const Object> o = it.Next();
+        Ptr<const TopologyRouting> r = DynamicCast<const TopologyRouting>(o);
+        if (r && r->GetName() == name)
+        {
+            return ConstCast<TopologyRouting>(r);
+        }
+    }
+    return nullptr;
+}
+
 FabricTopologyHelper::FabricTopologyHelper(DataRate hostRate,
                                            Time hostDelay,
                                            DataRate fabricRate,

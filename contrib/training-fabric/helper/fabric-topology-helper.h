@@ -17,6 +17,30 @@ namespace ns3
 
 /**
  * \ingroup training-fabric
+ * \brief A routing policy only the topology that built a fabric knows how to
+ * install (a torus's dimension-order routing, a rail-optimized fabric's rail
+ * affinity).
+ *
+ * The helper aggregates one per policy to the FabricTopology it builds
+ * (ns-3 object aggregation: one object per subclass), so that whoever holds
+ * the fabric finds it by name (FindTopologyRouting) without knowing which
+ * helper built it.
+ */
+class TopologyRouting : public Object
+{
+  public:
+    static TypeId GetTypeId();
+    /// \return the policy's name, e.g. "dor"
+    virtual std::string GetName() const = 0;
+    /// Replace or wrap the forwarding of \p topo's switches.
+    virtual void Install(Ptr<FabricTopology> topo) const = 0;
+};
+
+/// \return the policy named \p name aggregated to \p topo, or null
+Ptr<TopologyRouting> FindTopologyRouting(Ptr<FabricTopology> topo, const std::string& name);
+
+/**
+ * \ingroup training-fabric
  * \brief What every topology builder shares: attributes for the devices,
  * switch MMUs and NICs it creates, and the FabricTopology it fills.
  *

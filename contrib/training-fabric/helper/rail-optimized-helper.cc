@@ -8,11 +8,49 @@
 #include "ns3/pointer.h"
 #include "ns3/uinteger.h"
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 
 namespace ns3
 {
+
+/**
+ * Rail affinity at the server switches of a rail-optimized fabric, aggregated by
+ * RailOptimizedHelper::Install() to the fabric it builds (FindTopologyRouting(topo, "rail")).
+ */
+class RailAffinityTopologyRouting : public TopologyRouting
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::RailAffinityTopologyRouting")
+                                .SetParent<TopologyRouting>()
+                                .SetGroupName("TrainingFabric");
+        return tid;
+    }
+
+    /// The shape of the fabric (a copy of its spent helper).
+    void SetHelper(const RailOptimizedHelper& helper)
+    {
+        m_helper = std::make_unique<RailOptimizedHelper>(helper);
+    }
+
+    std::string GetName() const override
+    {
+        return "rail";
+    }
+
+    void Install(Ptr<FabricTopology> topo) const override
+    {
+        m_helper->InstallRailRouting(topo);
+    }
+
+  private:
+    std::unique_ptr<RailOptimizedHelper> m_helper;
+};
+
+NS_OBJECT_ENSURE_REGISTERED(RailAffinityTopologyRouting);
 
 RailOptimizedHelper::RailOptimizedHelper()
     : FabricTopologyHelper(DataRate("400Gbps"),
@@ -139,7 +177,11 @@ RailOptimizedHelper::Install()
             }
         }
     }
-    return Finish();
+    Ptr<FabricTopology> built = Finish();
+    Ptr<RailAffinityTopologyRouting> routing = CreateObject<RailAffinityTopologyRouting>();
+    routing->SetHelper(*this); // after Finish(): the copy holds no topology
+    built->AggregateObject(routing);
+    return built;
 }
 
 void

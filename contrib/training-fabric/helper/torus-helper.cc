@@ -6,11 +6,49 @@
 #include "ns3/fabric-switch.h"
 
 #include <algorithm>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
 namespace ns3
 {
+
+/**
+ * Dimension-order routing of a torus, aggregated by TorusHelper::Install() to the
+ * fabric it builds (FindTopologyRouting(topo, "dor")).
+ */
+class TorusDimensionOrderRouting : public TopologyRouting
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TorusDimensionOrderRouting")
+                                .SetParent<TopologyRouting>()
+                                .SetGroupName("TrainingFabric");
+        return tid;
+    }
+
+    /// The shape of the fabric (a copy of its spent helper).
+    void SetHelper(const TorusHelper& helper)
+    {
+        m_helper = std::make_unique<TorusHelper>(helper);
+    }
+
+    std::string GetName() const override
+    {
+        return "dor";
+    }
+
+    void Install(Ptr<FabricTopology> topo) const override
+    {
+        m_helper->InstallDimensionOrderRouting(topo);
+    }
+
+  private:
+    std::unique_ptr<TorusHelper> m_helper;
+};
+
+NS_OBJECT_ENSURE_REGISTERED(TorusDimensionOrderRouting);
 
 TorusHelper::TorusHelper()
     : FabricTopologyHelper(DataRate("400Gbps"),
@@ -152,7 +190,11 @@ TorusHelper::Install()
             }
         }
     }
-    return Finish();
+    Ptr<FabricTopology> built = Finish();
+    Ptr<TorusDimensionOrderRouting> routing = CreateObject<TorusDimensionOrderRouting>();
+    routing->SetHelper(*this); // after Finish(): the copy holds no topology
+    built->AggregateObject(routing);
+    return built;
 }
 
 void
