@@ -44,6 +44,8 @@ ScenarioRunner::Build()
     Mac48Address::ResetAllocationIndex();
 
     // The topology's registered member sets up its helper (shape and links).
+    Phase("building the fabric (" + m_cfg.topology.type + ", " +
+          std::to_string(m_cfg.topology.HostCount()) + " hosts)");
     std::unique_ptr<FabricTopologyHelper> helper = m_cfg.topology->MakeHelper(file);
     FabricTopologyHelper& ls = *helper;
 
@@ -150,6 +152,7 @@ ScenarioRunner::Build()
     }
     // The routing mode's registered member, then the topology's own routing
     // (e.g. rail affinity) on top.
+    Phase("installing routes (" + m_cfg.routing.mode + ")");
     try
     {
         ScenarioRegistry<ScenarioRoutingMode>::Create(m_cfg.routing.mode)->Install(m_topo, m_cfg);
@@ -162,6 +165,7 @@ ScenarioRunner::Build()
     m_topo->AssignStreams(0);
 
     // The workload's products: a collective to repeat, per-rank traces, or flows.
+    Phase("setting up the workload (" + m_cfg.workload.type + ")");
     if (!m_cfg.workload.collective.phases.empty())
     {
         m_engine =

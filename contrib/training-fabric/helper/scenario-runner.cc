@@ -8,6 +8,7 @@
 #include "scenario-runner.h"
 
 #include "collective-engine.h"
+#include "run-progress.h"
 #include "trace-runner.h"
 
 #include "ns3/fabric-net-device.h"
@@ -83,6 +84,52 @@ void
 ScenarioRunner::AddSetupWallTime(double seconds)
 {
     m_totals.setupWallS += seconds;
+}
+
+void
+ScenarioRunner::SetProgress(RunProgress* progress)
+{
+    m_progress = progress;
+}
+
+void
+ScenarioRunner::Phase(const std::string& what)
+{
+    if (m_progress)
+    {
+        m_progress->Phase(what);
+    }
+}
+
+double
+ScenarioRunner::DoneFraction() const
+{
+    // Bytes acknowledged of the bytes to send, where the workload knows them
+    // all up front (the flows workload); collective instances finished of
+    // those to run; else unknown (a trace's amount unfolds as it runs).
+    if (!m_qps.empty())
+    {
+        uint64_t total = 0;
+        uint64_t acked = 0;
+        for (uint32_t i = 0; i < m_qps.size(); ++i)
+        {
+            total += m_log.GetFlows()[i].bytes;
+            acked += m_qps[i]->GetBytesAcked();
+        }
+        return total ? static_cast<double>(acked) / static_cast<double>(total) : -1.0;
+    }
+    if (m_engine)
+    {
+        const CollectiveWorkload& c = m_cfg.workload.collective;
+        uint64_t done = 0;
+        for (const auto& r : m_engine->GetRecords())
+        {
+            done += r.done ? 1 : 0;
+        }
+        const uint64_t total = static_cast<uint64_t>(c.iterations) * c.phases.size();
+        return total ? static_cast<double>(done) / static_cast<double>(total) : -1.0;
+    }
+    return -1.0;
 }
 
 bool
@@ -208,6 +255,10 @@ ScenarioRunner::Sample()
                       std::isnan(alpha) ? "" : std::to_string(alpha).c_str());
         m_ccTrace += line;
     }
+    if (m_progress)
+    {
+        m_progress->Poll(); // redraws about once a second of wall time
+    }
     Simulator::Schedule(m_cfg.trace.interval, &ScenarioRunner::Sample, this);
 }
 
@@ -226,9 +277,17 @@ ScenarioRunner::Run()
             m_stall->Start(Callback<void>([]() { Simulator::Stop(); }));
         }
     }
+    if (m_progress)
+    {
+        m_progress->Start(m_cfg.stop, [this]() { return DoneFraction(); });
+    }
     const auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
     const auto t1 = std::chrono::steady_clock::now();
+    if (m_progress)
+    {
+        m_progress->Finish();
+    }
     m_totals.simWallS = std::chrono::duration<double>(t1 - t0).count();
     m_endTime = Simulator::Now();
     m_totals.simTimeS = m_endTime.GetSeconds();
@@ -323,12 +382,17 @@ ScenarioRunner::Collect()
 int
 RunScenarioFile(const std::string& path,
                 const std::string& outDir,
-                const std::vector<std::string>& sets)
+                const std::vector<std::string>& sets,
+                RunProgress* progress)
 {
     std::string out = outDir;
     try
     {
         const auto t0 = std::chrono::steady_clock::now();
+        if (progress)
+        {
+            progress->Phase("reading " + path);
+        }
         ScenarioConfig cfg = LoadScenarioFile(path, sets);
         for (const std::string& w : cfg.workload.trace.warnings)
         {
@@ -348,6 +412,7 @@ RunScenarioFile(const std::string& path,
             return ExitCode::kBadInput;
         }
         ScenarioRunner run(cfg, out);
+        run.SetProgress(progress);
         run.AddSetupWallTime(
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         run.Build();
@@ -356,6 +421,10 @@ RunScenarioFile(const std::string& path,
             std::cerr << "warning: " << path << ": " << w << "\n";
         }
         run.Run();
+        if (progress)
+        {
+            progress->Phase("writing " + out + "/");
+        }
         run.WriteOutputs(out);
         std::cout << run.ConsoleSummary() << "  results in " << out << "/\n";
         return run.GetExitCode();

@@ -26,6 +26,7 @@ class TraceRunner;
 class FabricTopology;
 class PathMonitor;
 class RdmaQueuePair;
+class RunProgress;
 
 /**
  * \ingroup training-fabric
@@ -53,6 +54,9 @@ class ScenarioRunner
     explicit ScenarioRunner(const ScenarioConfig& cfg, const std::string& outDir = ".");
     ~ScenarioRunner();
 
+    /// Report set-up phases and the run's progress there (null: silent, the
+    /// default). Outputs are the same either way.
+    void SetProgress(RunProgress* progress);
     /// Build topology, routing and workload. Throws ScenarioError.
     void Build();
     /// Simulate. Call once, after Build().
@@ -127,6 +131,9 @@ class ScenarioRunner
     void Collect();
     /// \return whether every flow, collective and rank has finished
     bool AllDone() const;
+    /// Share of the workload done for the progress line, or -1 if unknown.
+    double DoneFraction() const;
+    void Phase(const std::string& what);
 
     ScenarioConfig m_cfg;
     std::string m_outDir;
@@ -151,6 +158,7 @@ class ScenarioRunner
     uint64_t m_cnpSent{0};
     bool m_built{false};
     bool m_ran{false};
+    RunProgress* m_progress{nullptr};
 };
 
 /**
@@ -158,13 +166,15 @@ class ScenarioRunner
  * command line is read (tools/tf-run.cc): load the scenario with \p sets
  * applied, check the output directory (\p outDir, or results/<name> when
  * empty), build, run, write the outputs; warnings and errors on stderr, the
- * console summary on stdout.
+ * console summary on stdout; with \p progress, the set-up phases and the
+ * run's progress line on it.
  * \return the process exit code (ExitCode: 0 completed, 1 failure, 2 bad
  *         input, 3 stop reached with work unfinished, 4 stalled)
  */
 int RunScenarioFile(const std::string& path,
                     const std::string& outDir,
-                    const std::vector<std::string>& sets);
+                    const std::vector<std::string>& sets,
+                    RunProgress* progress = nullptr);
 
 } // namespace ns3
 

@@ -2,8 +2,11 @@
  * RunProgress: the status line's figures and when it is drawn.
  */
 #include "ns3/run-progress.h"
+#include "ns3/scenario-runner.h"
 #include "ns3/simulator.h"
 
+#include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
 
@@ -78,6 +81,60 @@ TEST(RunProgress, DrawsWhenDueAndEndsItsLine)
     EXPECT_EQ(t.back(), '\n');
     EXPECT_EQ(t.find('\n'), t.size() - 1) << "one line, redrawn in place";
     Simulator::Destroy();
+}
+
+std::string
+Slurp(const std::filesystem::path& p, bool dropWallLines)
+{
+    std::ifstream in(p);
+    std::string out;
+    for (std::string line; std::getline(in, line);)
+    {
+        if (dropWallLines && (line.find("wall_s") != std::string::npos ||
+                              line.find("peak_rss") != std::string::npos))
+        {
+            continue;
+        }
+        out += line + "\n";
+    }
+    return out;
+}
+
+// The same scenario run with and without progress: the same outputs (wall
+// time and RSS aside), since the line schedules no event. With progress,
+// each set-up phase names itself, in order, and the last line reports the
+// whole workload done (the incast completes).
+TEST(RunProgress, SameResultsWithTheLineOn)
+{
+    const auto dir =
+        std::filesystem::temp_directory_path() /
+        ("tf-progress-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+    std::filesystem::remove_all(dir);
+    std::ostringstream shown;
+    RunProgress progress(shown, false, std::chrono::milliseconds(0));
+    ASSERT_EQ(RunScenarioFile("examples/incast-8to1.json", (dir / "on").string(), {}, &progress),
+              0);
+    ASSERT_EQ(RunScenarioFile("examples/incast-8to1.json", (dir / "off").string(), {}, nullptr), 0);
+    for (const char* f : {"flows.csv", "scenario.json", "summary.json"})
+    {
+        const std::string on = Slurp(dir / "on" / f, true);
+        EXPECT_FALSE(on.empty()) << f;
+        EXPECT_EQ(on, Slurp(dir / "off" / f, true)) << f;
+    }
+    const std::string out = shown.str();
+    std::size_t at = 0;
+    for (const char* phase : {"reading examples/incast-8to1.json",
+                              "building the fabric (leaf-spine, 16 hosts)",
+                              "installing routes",
+                              "setting up the workload (incast)",
+                              "100.0% done",
+                              "writing "})
+    {
+        const std::size_t next = out.find(phase, at);
+        ASSERT_NE(next, std::string::npos) << phase << " in\n" << out;
+        at = next;
+    }
+    std::filesystem::remove_all(dir);
 }
 
 } // namespace

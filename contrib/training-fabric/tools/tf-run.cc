@@ -2,15 +2,21 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * tf-run: run a training-fabric scenario file. See README.md.
- *   tf-run SCENARIO.json [--out DIR] [--set key.path=value ...]
+ *   tf-run SCENARIO.json [--out DIR] [--set key.path=value ...] [--progress | --quiet]
+ * Progress (set-up phases, then one line refreshed about once a second) goes
+ * to stderr when it is a terminal, or always with --progress; --quiet turns
+ * it off. Results are the same either way.
  * Exit codes (ExitCode): 0 completed, 1 failure, 2 bad input, 3 stop reached
  * with work unfinished, 4 stalled.
  */
 #include "ns3/run-control.h"
+#include "ns3/run-progress.h"
 #include "ns3/scenario-runner.h"
 
 #include <iostream>
+#include <memory>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 using namespace ns3;
@@ -18,10 +24,13 @@ using namespace ns3;
 int
 main(int argc, char** argv)
 {
-    const char* usage = "usage: tf-run SCENARIO.json [--out DIR] [--set key.path=value ...]";
+    const char* usage = "usage: tf-run SCENARIO.json [--out DIR] [--set key.path=value ...] "
+                        "[--progress | --quiet]";
     std::string path;
     std::string out;
     std::vector<std::string> sets;
+    const bool terminal = isatty(STDERR_FILENO) == 1;
+    bool progress = terminal;
     for (int i = 1; i < argc; ++i)
     {
         std::string a = argv[i];
@@ -33,6 +42,10 @@ main(int argc, char** argv)
                 return ExitCode::kBadInput;
             }
             (a == "--out" ? out : (sets.emplace_back(), sets.back())) = argv[++i];
+        }
+        else if (a == "--progress" || a == "--quiet")
+        {
+            progress = a == "--progress";
         }
         else if (a == "-h" || a == "--help")
         {
@@ -59,5 +72,10 @@ main(int argc, char** argv)
         std::cerr << usage << "\n";
         return ExitCode::kBadInput;
     }
-    return RunScenarioFile(path, out, sets);
+    std::unique_ptr<RunProgress> shown;
+    if (progress)
+    {
+        shown = std::make_unique<RunProgress>(std::cerr, terminal, std::chrono::seconds(1));
+    }
+    return RunScenarioFile(path, out, sets, shown.get());
 }

@@ -63,7 +63,7 @@ def run(pattern, spec, cc):
     with open(path, "w") as f:
         json.dump(scenario, f, indent=1)
     out = os.path.join(OUT, "runs", name)
-    subprocess.run([TF_RUN, path, "--out", out], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([TF_RUN, path, "--out", out, "--quiet"], check=True, stdout=subprocess.DEVNULL)
     with open(os.path.join(out, "summary.json")) as f:
         return json.load(f)
 

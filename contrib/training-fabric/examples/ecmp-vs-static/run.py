@@ -60,7 +60,7 @@ def run_one(name, routing, quick):
     with open(path, "w") as f:
         json.dump(scenario(name, routing, quick), f, indent=1)
     out = os.path.join(OUT, "runs", name)
-    subprocess.run([TF_RUN, path, "--out", out], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([TF_RUN, path, "--out", out, "--quiet"], check=True, stdout=subprocess.DEVNULL)
     with open(os.path.join(out, "imbalance.json")) as f:
         imb = json.load(f)["overall"]
     with open(os.path.join(out, "summary.json")) as f:
