@@ -134,6 +134,7 @@ RdmaNic::~RdmaNic() = default;
 void
 RdmaNic::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_wakeEvent.Cancel();
     for (auto& qp : m_sendQps)
     {
@@ -150,6 +151,7 @@ RdmaNic::DoDispose()
 void
 RdmaNic::Setup(Ptr<FabricNetDevice> dev, uint32_t hostId)
 {
+    NS_LOG_FUNCTION(this << dev << hostId);
     m_dev = dev;
     m_hostId = hostId;
     m_ip = Ipv4Address(fabric::HostIp(hostId));
@@ -297,6 +299,7 @@ RdmaNic::Connect(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, uint8_t cls, uint16_t srcPo
 uint64_t
 RdmaNic::PostSend(Ptr<RdmaQueuePair> qp, uint64_t bytes)
 {
+    NS_LOG_FUNCTION(this << qp << bytes);
     NS_ABORT_MSG_IF(bytes == 0, "RdmaNic::PostSend: a message carries at least one byte");
     NS_ABORT_MSG_IF(qp->GetNic() != this, "RdmaNic::PostSend: QP belongs to another NIC");
     return qp->Post(bytes);
@@ -384,6 +387,7 @@ RdmaNic::Wake()
 void
 RdmaNic::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
 {
+    NS_LOG_FUNCTION(this << dev << p);
     RoceFrameInfo info;
     if (!ParseRoceFrame(*p, info))
     {
@@ -398,6 +402,7 @@ RdmaNic::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
         const uint32_t qpn = info.destQp - 2;
         if (qpn < m_sendQps.size())
         {
+            NS_LOG_LOGIC("host " << m_hostId << " qp " << qpn << ": CNP");
             m_counters.cnpRx++;
             m_sendQps[qpn]->ReceiveCnp();
         }
@@ -429,6 +434,8 @@ RdmaNic::ReceiveData(const RoceFrameInfo& info, const Packet& p)
         const Time now = Simulator::Now();
         if (!r.cnpSent || now - r.lastCnp >= m_cnpInterval)
         {
+            NS_LOG_DEBUG("host " << m_hostId << " responder qp " << rqpn << ": CE, CNP to host "
+                                 << r.peerHost);
             r.cnpSent = true;
             r.lastCnp = now;
             m_counters.cnpTx++;
@@ -463,6 +470,8 @@ RdmaNic::ReceiveData(const RoceFrameInfo& info, const Packet& p)
             const uint64_t seq = r.msgSeq++;
             const uint64_t bytes = r.msgBytes;
             r.msgBytes = 0;
+            NS_LOG_DEBUG("host " << m_hostId << " responder qp " << rqpn << ": message " << seq
+                                 << " of " << bytes << " B received");
             m_msgReceivedTrace(r.peerHost, rqpn, seq, bytes);
             if (r.requester)
             {
@@ -473,6 +482,8 @@ RdmaNic::ReceiveData(const RoceFrameInfo& info, const Packet& p)
     else if (diff < kPsnHalf)
     {
         // A gap: the expected packet was lost. One NAK per gap.
+        NS_LOG_LOGIC("host " << m_hostId << " responder qp " << rqpn << ": psn " << info.psn
+                             << " beyond expected " << r.expectedPsn);
         m_counters.outOfOrder++;
         if (!r.nakSent)
         {
@@ -483,6 +494,8 @@ RdmaNic::ReceiveData(const RoceFrameInfo& info, const Packet& p)
     else
     {
         // Already received (a go-back-N resend): re-acknowledge what we have.
+        NS_LOG_LOGIC("host " << m_hostId << " responder qp " << rqpn << ": duplicate psn "
+                             << info.psn);
         m_counters.duplicates++;
         SendAck(rqpn, (r.expectedPsn - 1) & kPsnMask, false);
     }
@@ -491,6 +504,7 @@ RdmaNic::ReceiveData(const RoceFrameInfo& info, const Packet& p)
 void
 RdmaNic::SendAck(uint32_t rqpn, uint32_t psn, bool nak)
 {
+    NS_LOG_FUNCTION(this << rqpn << psn << nak);
     RecvQp& r = m_recvQps[rqpn];
     AethHeader aeth;
     if (nak)

@@ -109,6 +109,7 @@ void
 RdmaQueuePair::SetRate(DataRate rate)
 {
     m_rate = std::min(rate, m_cfg.lineRate);
+    NS_LOG_LOGIC("qp " << m_cfg.qpn << " rate " << m_rate.Get());
 }
 
 DataRate
@@ -121,6 +122,7 @@ void
 RdmaQueuePair::SetWindow(uint64_t bytes)
 {
     m_window = bytes;
+    NS_LOG_LOGIC("qp " << m_cfg.qpn << " window " << bytes << " B");
 }
 
 uint64_t
@@ -292,6 +294,7 @@ RdmaQueuePair::Post(uint64_t bytes)
 Ptr<Packet>
 RdmaQueuePair::SendNext()
 {
+    NS_LOG_FUNCTION(this << m_sndNxt);
     const uint64_t psn = m_sndNxt;
     while (m_sendIdx < m_msgs.size() && psn >= m_msgs[m_sendIdx].endPsn)
     {
@@ -370,6 +373,7 @@ RdmaQueuePair::ArmRto()
 void
 RdmaQueuePair::RtoExpired()
 {
+    NS_LOG_FUNCTION(this);
     if (m_sndUna >= m_sndNxt && m_sndUna >= m_postedEndPsn)
     {
         return; // nothing outstanding
