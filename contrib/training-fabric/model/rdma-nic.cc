@@ -26,8 +26,8 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
 
 namespace
 {
-constexpr uint32_t kPsnMask = 0xffffff; //!< PSNs are 24 bits on the wire
-constexpr uint32_t kPsnHalf = 0x800000; //!< half the PSN space: ahead vs behind
+using roce::kPsnHalf;
+using roce::kPsnMask;
 
 /// Linux rdma_calc_flow_label() followed by rdma_flow_label_to_udp_sport().
 uint16_t
@@ -300,7 +300,6 @@ uint64_t
 RdmaNic::PostSend(Ptr<RdmaQueuePair> qp, uint64_t bytes)
 {
     NS_LOG_FUNCTION(this << qp << bytes);
-    NS_ABORT_MSG_IF(bytes == 0, "RdmaNic::PostSend: a message carries at least one byte");
     NS_ABORT_MSG_IF(qp->GetNic() != this, "RdmaNic::PostSend: QP belongs to another NIC");
     return qp->Post(bytes);
 }

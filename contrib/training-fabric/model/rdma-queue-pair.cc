@@ -21,8 +21,8 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaQueuePair);
 
 namespace
 {
-constexpr uint32_t kPsnMask = 0xffffff; //!< PSNs are 24 bits on the wire
-constexpr uint32_t kPsnHalf = 0x800000; //!< half the PSN space: ahead vs behind
+using roce::kPsnHalf;
+using roce::kPsnMask;
 
 inline uint64_t
 NowPs()
@@ -264,6 +264,7 @@ uint64_t
 RdmaQueuePair::Post(uint64_t bytes)
 {
     NS_LOG_FUNCTION(this << bytes);
+    NS_ABORT_MSG_IF(!m_cfg.cc, "RdmaQueuePair::Post: QP not connected (RdmaNic::Connect)");
     NS_ABORT_MSG_IF(bytes == 0, "RdmaQueuePair::Post: a message carries at least one byte");
     const uint32_t mtu = m_cfg.mtu;
     Message m;

@@ -220,8 +220,9 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
     }
     else
     {
-        NS_LOG_LOGIC("port " << port << " class " << +cls << ": shared buffer full (used "
-                             << m_sharedUsed << " of " << m_sharedPool << " B)");
+        NS_LOG_LOGIC("port " << port << " class " << +cls << ": no room (shared " << newShared
+                             << " B, threshold " << GetThreshold() << " B, pool " << m_sharedUsed
+                             << " of " << m_sharedPool << " B)");
         return DROP_BUFFER;
     }
     m_used += bytes;
