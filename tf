@@ -65,7 +65,25 @@ install_packages() {
 # Configure (once) and build incrementally. Compiler output goes to
 # <build>/build.log and is shown only on failure (or with TF_VERBOSE=1), so that
 # a subcommand's own output stays readable.
+# What a build depends on: when none of it changed since the last successful
+# build of this tree with the same settings, the build is skipped (a few ms,
+# where asking make costs over a second). Editing, adding or removing a file
+# under these paths changes its own or its folder's modification time.
+BUILD_INPUTS=(CMakeLists.txt tf contrib scratch bench)
+
+build_is_current() {
+  local stamp="$BUILD/.tf-built"
+  [[ -f "$stamp" && -f "$BUILD/CMakeCache.txt" ]] || return 1
+  [[ "$(cat "$stamp")" == "$ROOT $BUILD_TYPE ${CMAKE_ARGS[*]}" ]] || return 1
+  local changed
+  changed="$(cd "$ROOT" && find "${BUILD_INPUTS[@]}" -newer "$stamp" -print -quit 2>/dev/null)"
+  [[ -z "$changed" ]]
+}
+
 build() {
+  if build_is_current; then
+    return 0
+  fi
   install_packages
   mkdir -p "$BUILD"
   # One build at a time per build tree (several shells may call ./tf at once).
@@ -91,6 +109,10 @@ build() {
 
   local buildlog="$BUILD/build.log"
   log "building (log: $BUILD_NAME/build.log)"
+  # Stamped before building, so that a file edited during the build is newer
+  # than the stamp and the next call builds again.
+  rm -f "$BUILD/.tf-built"
+  printf '%s\n' "$ROOT $BUILD_TYPE ${CMAKE_ARGS[*]}" >"$BUILD/.tf-building"
   if [[ -n "${TF_VERBOSE:-}" ]]; then
     cmake --build "$BUILD" -j"$JOBS" >&2 || die "build failed"
   elif ! cmake --build "$BUILD" -j"$JOBS" >"$buildlog" 2>&1; then
@@ -106,6 +128,7 @@ build() {
   elif grep -q 'warning:' "$buildlog"; then
     log "compiler warnings: see $BUILD_NAME/build.log"
   fi
+  mv -f "$BUILD/.tf-building" "$BUILD/.tf-built"
   exec 9>&- # release the lock before running anything
 }
 

@@ -8,9 +8,55 @@
 namespace ns3
 {
 
-FabricTopologyHelper::FabricTopologyHelper()
-    : m_topo(CreateObject<FabricTopology>())
+NS_OBJECT_ENSURE_REGISTERED(TopologyRouting);
+
+TypeId
+TopologyRouting::GetTypeId()
 {
+    static TypeId tid =
+        TypeId("ns3::TopologyRouting").SetParent<Object>().SetGroupName("TrainingFabric");
+    return tid;
+}
+
+Ptr<TopologyRouting>
+FindTopologyRouting(Ptr<FabricTopology> topo, const std::string& name)
+{
+    for (Object::AggregateIterator it = topo->GetAggregateIterator(); it.HasNext();)
+    {
+        Ptr<const Object> o = it.Next();
+        Ptr<const TopologyRouting> r = DynamicCast<const TopologyRouting>(o);
+        if (r && r->GetName() == name)
+        {
+            return ConstCast<TopologyRouting>(r);
+        }
+    }
+    return nullptr;
+}
+
+FabricTopologyHelper::FabricTopologyHelper(DataRate hostRate,
+                                           Time hostDelay,
+                                           DataRate fabricRate,
+                                           Time fabricDelay)
+    : m_hostRate(hostRate),
+      m_hostDelay(hostDelay),
+      m_fabricRate(fabricRate),
+      m_fabricDelay(fabricDelay),
+      m_topo(CreateObject<FabricTopology>())
+{
+}
+
+void
+FabricTopologyHelper::SetHostLink(DataRate rate, Time delay)
+{
+    m_hostRate = rate;
+    m_hostDelay = delay;
+}
+
+void
+FabricTopologyHelper::SetFabricLink(DataRate rate, Time delay)
+{
+    m_fabricRate = rate;
+    m_fabricDelay = delay;
 }
 
 FabricTopologyHelper::~FabricTopologyHelper() = default;

@@ -10,10 +10,10 @@ namespace ns3
 {
 
 FatTreeHelper::FatTreeHelper()
-    : m_hostRate("100Gbps"),
-      m_hostDelay(MicroSeconds(1)),
-      m_fabricRate("100Gbps"),
-      m_fabricDelay(MicroSeconds(1))
+    : FabricTopologyHelper(DataRate("100Gbps"),
+                           MicroSeconds(1),
+                           DataRate("100Gbps"),
+                           MicroSeconds(1))
 {
 }
 
@@ -37,20 +37,6 @@ FatTreeHelper::SetClos(uint32_t pods,
     m_aggs = aggsPerPod;
     m_hosts = hostsPerEdge;
     m_coresPerAgg = coresPerAgg;
-}
-
-void
-FatTreeHelper::SetHostLink(DataRate rate, Time delay)
-{
-    m_hostRate = rate;
-    m_hostDelay = delay;
-}
-
-void
-FatTreeHelper::SetFabricLink(DataRate rate, Time delay)
-{
-    m_fabricRate = rate;
-    m_fabricDelay = delay;
 }
 
 uint32_t

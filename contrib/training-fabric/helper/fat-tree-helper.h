@@ -46,8 +46,6 @@ class FatTreeHelper : public FabricTopologyHelper
                  uint32_t aggsPerPod,
                  uint32_t hostsPerEdge,
                  uint32_t coresPerAgg);
-    void SetHostLink(DataRate rate, Time delay);
-    void SetFabricLink(DataRate rate, Time delay);
 
     Ptr<FabricTopology> Install() override;
 
@@ -67,10 +65,6 @@ class FatTreeHelper : public FabricTopologyHelper
     uint32_t m_hosts{2};
     uint32_t m_coresPerAgg{2};
     bool m_badK{false};
-    DataRate m_hostRate;
-    Time m_hostDelay;
-    DataRate m_fabricRate;
-    Time m_fabricDelay;
 };
 
 } // namespace ns3

@@ -13,10 +13,10 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("LeafSpineHelper");
 
 LeafSpineHelper::LeafSpineHelper()
-    : m_hostRate("100Gbps"),
-      m_hostDelay(MicroSeconds(1)),
-      m_fabricRate("100Gbps"),
-      m_fabricDelay(MicroSeconds(1))
+    : FabricTopologyHelper(DataRate("100Gbps"),
+                           MicroSeconds(1),
+                           DataRate("100Gbps"),
+                           MicroSeconds(1))
 {
 }
 
@@ -30,20 +30,6 @@ LeafSpineHelper::SetShape(uint32_t leaves,
     m_spines = spines;
     m_hostsPerLeaf = hostsPerLeaf;
     m_linksPerPair = linksPerPair;
-}
-
-void
-LeafSpineHelper::SetHostLink(DataRate rate, Time delay)
-{
-    m_hostRate = rate;
-    m_hostDelay = delay;
-}
-
-void
-LeafSpineHelper::SetFabricLink(DataRate rate, Time delay)
-{
-    m_fabricRate = rate;
-    m_fabricDelay = delay;
 }
 
 Ptr<FabricTopology>

@@ -46,8 +46,6 @@ class LeafSpineHelper : public FabricTopologyHelper
                   uint32_t spines,
                   uint32_t hostsPerLeaf,
                   uint32_t linksPerPair = 1);
-    void SetHostLink(DataRate rate, Time delay);
-    void SetFabricLink(DataRate rate, Time delay);
 
     /**
      * Build the fabric. Throws std::invalid_argument with a one-line reason
@@ -74,10 +72,6 @@ class LeafSpineHelper : public FabricTopologyHelper
     uint32_t m_spines{2};
     uint32_t m_hostsPerLeaf{4};
     uint32_t m_linksPerPair{1};
-    DataRate m_hostRate;
-    Time m_hostDelay;
-    DataRate m_fabricRate;
-    Time m_fabricDelay;
 };
 
 } // namespace ns3

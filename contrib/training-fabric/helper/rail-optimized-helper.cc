@@ -8,17 +8,55 @@
 #include "ns3/pointer.h"
 #include "ns3/uinteger.h"
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 
 namespace ns3
 {
 
+/**
+ * Rail affinity at the server switches of a rail-optimized fabric, aggregated by
+ * RailOptimizedHelper::Install() to the fabric it builds (FindTopologyRouting(topo, "rail")).
+ */
+class RailAffinityTopologyRouting : public TopologyRouting
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::RailAffinityTopologyRouting")
+                                .SetParent<TopologyRouting>()
+                                .SetGroupName("TrainingFabric");
+        return tid;
+    }
+
+    /// The shape of the fabric (a copy of its spent helper).
+    void SetHelper(const RailOptimizedHelper& helper)
+    {
+        m_helper = std::make_unique<RailOptimizedHelper>(helper);
+    }
+
+    std::string GetName() const override
+    {
+        return "rail";
+    }
+
+    void Install(Ptr<FabricTopology> topo) const override
+    {
+        m_helper->InstallRailRouting(topo);
+    }
+
+  private:
+    std::unique_ptr<RailOptimizedHelper> m_helper;
+};
+
+NS_OBJECT_ENSURE_REGISTERED(RailAffinityTopologyRouting);
+
 RailOptimizedHelper::RailOptimizedHelper()
-    : m_nicRate("400Gbps"),
-      m_nicDelay(MicroSeconds(1)),
-      m_fabricRate("400Gbps"),
-      m_fabricDelay(MicroSeconds(1)),
+    : FabricTopologyHelper(DataRate("400Gbps"),
+                           MicroSeconds(1),
+                           DataRate("400Gbps"),
+                           MicroSeconds(1)),
       m_nvRate("3600Gbps"),
       m_nvDelay(NanoSeconds(100))
 {
@@ -34,20 +72,6 @@ RailOptimizedHelper::SetShape(uint32_t scaleUnits,
     m_servers = serversPerUnit;
     m_nics = nicsPerServer;
     m_spines = spines;
-}
-
-void
-RailOptimizedHelper::SetHostLink(DataRate rate, Time delay)
-{
-    m_nicRate = rate;
-    m_nicDelay = delay;
-}
-
-void
-RailOptimizedHelper::SetFabricLink(DataRate rate, Time delay)
-{
-    m_fabricRate = rate;
-    m_fabricDelay = delay;
 }
 
 void
@@ -138,8 +162,8 @@ RailOptimizedHelper::Install()
             {
                 topo->ConnectSwitches(GetServerSwitch(u, s),
                                       GetRailLeaf(u, i),
-                                      m_nicRate,
-                                      m_nicDelay);
+                                      m_hostRate,
+                                      m_hostDelay);
             }
         }
     }
@@ -153,7 +177,11 @@ RailOptimizedHelper::Install()
             }
         }
     }
-    return Finish();
+    Ptr<FabricTopology> built = Finish();
+    Ptr<RailAffinityTopologyRouting> routing = CreateObject<RailAffinityTopologyRouting>();
+    routing->SetHelper(*this); // after Finish(): the copy holds no topology
+    built->AggregateObject(routing);
+    return built;
 }
 
 void

@@ -44,10 +44,8 @@ class RailOptimizedHelper : public FabricTopologyHelper
                   uint32_t serversPerUnit,
                   uint32_t nicsPerServer,
                   uint32_t spines);
-    /// NIC to rail leaf.
-    void SetHostLink(DataRate rate, Time delay);
-    /// Rail leaf to spine.
-    void SetFabricLink(DataRate rate, Time delay);
+    // Host link (SetHostLink): NIC to rail leaf; fabric link (SetFabricLink):
+    // rail leaf to spine; both default 400 Gb/s, 1 us.
     /// GPU to server switch (NVLink/PCIe). Default 3.6 Tb/s (NVLink 4: 450 GB/s
     /// per direction per GPU) and 100 ns.
     void SetIntraServerLink(DataRate rate, Time delay);
@@ -67,10 +65,6 @@ class RailOptimizedHelper : public FabricTopologyHelper
     uint32_t m_servers{4};
     uint32_t m_nics{8};
     uint32_t m_spines{2};
-    DataRate m_nicRate;
-    Time m_nicDelay;
-    DataRate m_fabricRate;
-    Time m_fabricDelay;
     DataRate m_nvRate;
     Time m_nvDelay;
 };

@@ -135,7 +135,7 @@ EstimateRunCost(const ScenarioConfig& cfg, Ptr<FabricTopology> topo)
         bytes += f.bytes;
     }
     const CollectiveWorkload& cw = cfg.workload.collective;
-    if (cfg.workload.type == "collective")
+    if (!cw.phases.empty())
     {
         for (const CollectiveSpec& p : cw.phases)
         {

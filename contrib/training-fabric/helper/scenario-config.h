@@ -5,33 +5,18 @@
  * structs with every default filled in and every value checked.
  *
  * Every key has a default (below, with its source); unknown keys, wrong
- * types and impossible values are ScenarioErrors of one line:
- *   <file>: <key.path>: <what was expected>, got <what was found>
- * e.g. `x.json: topology.host_link.rate: expected a positive data rate such as
- * "100Gbps", got "fast"`. A key given twice in one object is an error too.
- * Hosts are numbered from 0, leaf by leaf (leaf-spine: host h is on leaf
- * h / hosts_per_leaf).
+ * types and impossible values are ScenarioErrors of one line (see
+ * scenario-section.h), e.g. `x.json: topology.host_link.rate: expected a
+ * positive data rate such as "100Gbps", got "fast"`. A key given twice in one
+ * object is an error too. Units: scenario-units.h; `--set`:
+ * scenario-overrides.h.
  *
- * Units (strings; no sign, no exponent, one optional space before the unit):
- *   sizes  an integer (bytes) or "<n>B|KB|MB|GB|TB" (powers of 1000: "16MB"
- *          is 16,000,000 bytes) or "<n>KiB|MiB|GiB|TiB" (powers of 1024);
- *          must be a whole number of bytes ("1.5KB" yes, "1.5B" no)
- *   rates  "<n>bps|Kbps|Mbps|Gbps|Tbps" or "b/s" forms ("25Gb/s"); > 0;
- *          rounded to a whole bit/s
- *   times  "<n>s|ms|us|ns|ps", or 0 / "0"; rounded to a whole ps; at most
- *          ScenarioLimits::kMaxTimeText
- * Messages (a flow's bytes, a collective's buffer, a gossip model) are at
- * most ScenarioLimits::kMaxMessageBytes; a flow starts before `stop`.
- *
- * `--set key.path=value` overrides are applied to the JSON document before
- * validation. The value is JSON if it parses as JSON (numbers, true/false,
- * objects such as `workload={"type": "incast", ...}`), else a string.
- * Array elements are written `[n]` or `.n`: `workload.flows[0].bytes` and
- * `workload.flows.0.bytes` are the same key.
- *
- * Generated workloads (all-to-all, incast, permutation) are expanded into
- * WorkloadConfig::flows here, deterministically; ScenarioToJson() writes them
- * as type "flows" with "expanded_from" naming the pattern.
+ * The reader knows sections, not members: `topology.type`, `workload.type`
+ * and `routing.mode` name a member registered in scenario-registry.h, which
+ * reads and writes its own keys; `nic.cc` names a congestion control found
+ * among ns-3's TypeIds. Messages (a flow's bytes, a collective's buffer, a
+ * gossip model) are at most ScenarioLimits::kMaxMessageBytes; a flow starts
+ * before `stop`.
  */
 #ifndef SCENARIO_CONFIG_H
 #define SCENARIO_CONFIG_H
@@ -39,117 +24,33 @@
 #include "collective-plan.h"
 #include "execution-trace.h"
 #include "flow-log.h"
+#include "scenario-units.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
 
-/**
- * \ingroup training-fabric
- * \brief A bad scenario: one line naming the file, the key and what was expected.
- */
-class ScenarioError : public std::runtime_error
-{
-  public:
-    using std::runtime_error::runtime_error;
-};
+class ScenarioTopology;
 
-/// Bounds on scenario values that keep every sum and product of them exact.
-namespace ScenarioLimits
-{
-/**
- * Largest time (stop, delays, timeouts, starts): 10^6 s, 11.6 days, so that
- * a time plus any delay of the fabric stays inside ns-3's clock (2^63 ps,
- * 106.7 days, at the picosecond resolution this module runs at).
- */
-constexpr uint64_t kMaxTimeSeconds = 1000000;
-constexpr const char* kMaxTimeText = "1000000s";
-/**
- * Largest message: 10^15 bytes (1 PB). 18,000 such messages still fit the
- * 64-bit byte counters; one takes 2.2 hours at 1 Tb/s, far beyond a
- * packet-level run.
- */
-constexpr uint64_t kMaxMessageBytes = 1000000000000000ULL;
-/**
- * Longest scenario name in bytes: it names results/<name>/ and
- * pcap/<name>-<node>-<device>.pcap, and a file name has at most 255 bytes.
- */
-constexpr std::size_t kMaxNameBytes = 200;
-} // namespace ScenarioLimits
-
-/// Rate and one-way delay of a link.
-struct LinkSpec
-{
-    DataRate rate;
-    Time delay;
-};
-
-/// `topology` section: one of the fabric types and its shape.
+/// `topology` section: its type and the registered member that read the rest.
 struct TopologyConfig
 {
-    std::string type{"leaf-spine"}; //!< leaf-spine | fat-tree | torus | rail-optimized | file
-    // leaf-spine
-    uint32_t leaves{2};
-    uint32_t spines{2}; //!< also rail-optimized
-    uint32_t hostsPerLeaf{4};
-    uint32_t linksPerPair{1};
-    LinkSpec hostLink;   //!< leaf-spine, fat-tree, torus (NPU port), rail-optimized (NIC)
-    LinkSpec fabricLink; //!< leaf-spine, fat-tree, rail-optimized (leaf to spine)
-    // fat-tree / three-tier Clos
-    uint32_t k{0}; //!< k-ary fat-tree when non-zero
-    uint32_t pods{0};
-    uint32_t edgesPerPod{0};
-    uint32_t aggsPerPod{0};
-    uint32_t hostsPerEdge{0};
-    uint32_t coresPerAgg{0};
-    // torus
-    std::vector<uint32_t> dims;
-    bool wrap{true};
-    std::vector<LinkSpec> dimLinks; //!< one per dimension
-    // rail-optimized
-    uint32_t scaleUnits{1};
-    uint32_t serversPerUnit{4};
-    uint32_t nicsPerServer{8};
-    LinkSpec nvlink;
-    bool railRouting{true};
-    // file
-    std::string file;
-    uint32_t fileHosts{0};
+    std::string type{"leaf-spine"};                //!< a ScenarioRegistry<ScenarioTopology> name
+    std::shared_ptr<const ScenarioTopology> shape; //!< the type's keys (null: not read)
 
-    uint32_t HostCount() const
-    {
-        if (type == "fat-tree")
-        {
-            return pods * edgesPerPod * hostsPerEdge;
-        }
-        if (type == "torus")
-        {
-            uint32_t n = 1;
-            for (uint32_t d : dims)
-            {
-                n *= d;
-            }
-            return n;
-        }
-        if (type == "rail-optimized")
-        {
-            return scaleUnits * serversPerUnit * nicsPerServer;
-        }
-        if (type == "file")
-        {
-            return fileHosts;
-        }
-        return leaves * hostsPerLeaf;
-    }
+    /// \return the number of hosts (0 before the section is read)
+    uint32_t HostCount() const;
+    /// The member: shape, size, helper (see ScenarioTopology).
+    const ScenarioTopology* operator->() const;
 };
 
 /**
@@ -188,7 +89,7 @@ struct SwitchConfig
 struct NicConfig
 {
     uint32_t mtu{4096}; //!< `mtu`: payload bytes per packet, an IB MTU: 256, 512, 1024, 2048, 4096
-    std::string cc{"none"};                      //!< `cc`: one of ValidCcNames()
+    std::string cc{"none"}; //!< `cc`: a congestion control's name (CongestionControlNames())
     std::map<std::string, std::string> ccParams; //!< `cc_params`: numbers kept as their JSON text
     uint32_t ackInterval{1};                     //!< `ack_interval`: packets per ACK, >= 1
     Time rto;         //!< `rto`: 1 ms (close to the IB local ACK timeout 4.096 us x 2^8), > 0
@@ -223,7 +124,7 @@ struct StaticPin
 /// `routing` section.
 struct RoutingConfig
 {
-    std::string mode{"ecmp"};  //!< ecmp | static | balanced-static
+    std::string mode{"ecmp"};  //!< a ScenarioRegistry<ScenarioRoutingMode> name
     std::string hash{"crc32"}; //!< crc32 | mix64
     uint32_t seed{1};
     std::vector<StaticPin> pins;
@@ -281,8 +182,7 @@ struct TraceWorkload
 /// `workload` section, generated patterns expanded into explicit flows.
 struct WorkloadConfig
 {
-    std::string type{
-        "flows"}; //!< flows | all-to-all | incast | permutation | collective | chakra | text
+    std::string type{"flows"}; //!< a ScenarioRegistry<ScenarioWorkload> name
     std::vector<FlowSpec> flows;
     CollectiveWorkload collective;
     TraceWorkload trace;
@@ -325,25 +225,6 @@ ScenarioConfig ParseScenarioText(const std::string& jsonText,
 
 /// The resolved scenario (every default filled in) as pretty-printed JSON.
 std::string ScenarioToJson(const ScenarioConfig& cfg);
-
-/**
- * Byte sizes: an integer (bytes) or a string "<number><unit>" with unit B,
- * KB, MB, GB, TB (powers of 1000) or KiB, MiB, GiB, TiB (powers of 1024).
- * "16MB" is 16,000,000 bytes. Throws ScenarioError with \p what as context.
- */
-uint64_t ParseByteSize(const std::string& text, const std::string& what = "size");
-/// Rates: "<number><unit>", unit bps, Kbps, Mbps, Gbps, Tbps (or b/s forms); > 0.
-DataRate ParseRate(const std::string& text, const std::string& what = "rate");
-/// Times: "<number><unit>", unit s, ms, us, ns, ps; "0" alone is allowed; >= 0.
-Time ParseTime(const std::string& text, const std::string& what = "time");
-
-/// A time as a scenario writes it, exactly, in the largest unit that divides it: "1us", "0".
-std::string TimeToText(const Time& t);
-/// A rate as a scenario writes it, exactly: "100Gbps", "2500Mbps".
-std::string RateToText(const DataRate& r);
-
-/// Congestion-control names a scenario may ask for.
-const std::vector<std::string>& ValidCcNames();
 
 } // namespace ns3
 

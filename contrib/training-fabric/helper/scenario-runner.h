@@ -154,11 +154,17 @@ class ScenarioRunner
 };
 
 /**
- * Command-line entry of `tf-run SCENARIO.json [--out DIR] [--set k=v ...]`.
+ * What `tf-run SCENARIO.json [--out DIR] [--set k=v ...]` does once its
+ * command line is read (tools/tf-run.cc): load the scenario with \p sets
+ * applied, check the output directory (\p outDir, or results/<name> when
+ * empty), build, run, write the outputs; warnings and errors on stderr, the
+ * console summary on stdout.
  * \return the process exit code (ExitCode: 0 completed, 1 failure, 2 bad
  *         input, 3 stop reached with work unfinished, 4 stalled)
  */
-int RunScenarioCommandLine(int argc, char** argv);
+int RunScenarioFile(const std::string& path,
+                    const std::string& outDir,
+                    const std::vector<std::string>& sets);
 
 } // namespace ns3
 

@@ -204,6 +204,11 @@ Parse(const std::string& text, const std::string& name, bool headerOnly)
 }
 } // namespace
 
+TopologyFileHelper::TopologyFileHelper()
+    : FabricTopologyHelper(DataRate(0), Time(0), DataRate(0), Time(0))
+{
+}
+
 void
 TopologyFileHelper::SetFile(const std::string& path)
 {

@@ -33,6 +33,10 @@ namespace ns3
 class TopologyFileHelper : public FabricTopologyHelper
 {
   public:
+    /// The file's link lines give every rate and delay: SetHostLink and
+    /// SetFabricLink do not apply here.
+    TopologyFileHelper();
+
     /// Read the fabric from \p path.
     void SetFile(const std::string& path);
     /// Read the fabric from \p text, named \p name in errors.

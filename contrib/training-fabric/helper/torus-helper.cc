@@ -6,15 +6,55 @@
 #include "ns3/fabric-switch.h"
 
 #include <algorithm>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
 namespace ns3
 {
 
+/**
+ * Dimension-order routing of a torus, aggregated by TorusHelper::Install() to the
+ * fabric it builds (FindTopologyRouting(topo, "dor")).
+ */
+class TorusDimensionOrderRouting : public TopologyRouting
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::TorusDimensionOrderRouting")
+                                .SetParent<TopologyRouting>()
+                                .SetGroupName("TrainingFabric");
+        return tid;
+    }
+
+    /// The shape of the fabric (a copy of its spent helper).
+    void SetHelper(const TorusHelper& helper)
+    {
+        m_helper = std::make_unique<TorusHelper>(helper);
+    }
+
+    std::string GetName() const override
+    {
+        return "dor";
+    }
+
+    void Install(Ptr<FabricTopology> topo) const override
+    {
+        m_helper->InstallDimensionOrderRouting(topo);
+    }
+
+  private:
+    std::unique_ptr<TorusHelper> m_helper;
+};
+
+NS_OBJECT_ENSURE_REGISTERED(TorusDimensionOrderRouting);
+
 TorusHelper::TorusHelper()
-    : m_hostRate("400Gbps"),
-      m_hostDelay(NanoSeconds(100))
+    : FabricTopologyHelper(DataRate("400Gbps"),
+                           NanoSeconds(100),
+                           DataRate("400Gbps"),
+                           NanoSeconds(500))
 {
 }
 
@@ -22,8 +62,7 @@ void
 TorusHelper::SetDimensions(const std::vector<uint32_t>& dims)
 {
     m_dims = dims;
-    m_rate.assign(dims.size(), DataRate("400Gbps"));
-    m_delay.assign(dims.size(), NanoSeconds(500));
+    m_dimLinks.assign(dims.size(), std::nullopt);
 }
 
 void
@@ -33,28 +72,13 @@ TorusHelper::SetWrap(bool wrap)
 }
 
 void
-TorusHelper::SetLink(DataRate rate, Time delay)
-{
-    m_rate.assign(m_dims.size(), rate);
-    m_delay.assign(m_dims.size(), delay);
-}
-
-void
 TorusHelper::SetDimensionLink(uint32_t d, DataRate rate, Time delay)
 {
     if (d >= m_dims.size())
     {
         throw std::invalid_argument("torus: no dimension " + std::to_string(d));
     }
-    m_rate[d] = rate;
-    m_delay[d] = delay;
-}
-
-void
-TorusHelper::SetHostLink(DataRate rate, Time delay)
-{
-    m_hostRate = rate;
-    m_hostDelay = delay;
+    m_dimLinks[d] = std::make_pair(rate, delay);
 }
 
 uint32_t
@@ -151,6 +175,9 @@ TorusHelper::Install()
         {
             continue;
         }
+        // SetDimensionLink's, else the fabric link (SetFabricLink).
+        const DataRate rate = m_dimLinks[d] ? m_dimLinks[d]->first : m_fabricRate;
+        const Time delay = m_dimLinks[d] ? m_dimLinks[d]->second : m_fabricDelay;
         for (uint32_t v = 0; v < nv; ++v)
         {
             const uint32_t c = GetCoordinates(v)[d];
@@ -159,11 +186,15 @@ TorusHelper::Install()
             // only when wrapping, and never twice in a ring of two.
             if (!last || (m_wrap && size > 2))
             {
-                topo->ConnectSwitches(v, Neighbour(v, d, true), m_rate[d], m_delay[d]);
+                topo->ConnectSwitches(v, Neighbour(v, d, true), rate, delay);
             }
         }
     }
-    return Finish();
+    Ptr<FabricTopology> built = Finish();
+    Ptr<TorusDimensionOrderRouting> routing = CreateObject<TorusDimensionOrderRouting>();
+    routing->SetHelper(*this); // after Finish(): the copy holds no topology
+    built->AggregateObject(routing);
+    return built;
 }
 
 void

@@ -11,6 +11,8 @@
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -48,12 +50,12 @@ class TorusHelper : public FabricTopologyHelper
     void SetDimensions(const std::vector<uint32_t>& dims);
     /// Wrap-around links (torus, default) or not (mesh).
     void SetWrap(bool wrap);
-    /// Rate and delay of every dimension's links.
-    void SetLink(DataRate rate, Time delay);
-    /// Rate and delay of dimension \p d's links (after SetDimensions).
+    /**
+     * Rate and delay of dimension \p d's links (after SetDimensions); the
+     * other dimensions use the fabric link (SetFabricLink, default 400 Gb/s,
+     * 500 ns). The host link is the NPU's local port (default 400 Gb/s, 100 ns).
+     */
     void SetDimensionLink(uint32_t d, DataRate rate, Time delay);
-    /// The NPU's local port (host to its router); default 400 Gb/s, 100 ns.
-    void SetHostLink(DataRate rate, Time delay);
 
     Ptr<FabricTopology> Install() override;
 
@@ -72,10 +74,8 @@ class TorusHelper : public FabricTopologyHelper
 
     std::vector<uint32_t> m_dims;
     bool m_wrap{true};
-    std::vector<DataRate> m_rate;
-    std::vector<Time> m_delay;
-    DataRate m_hostRate;
-    Time m_hostDelay;
+    /// SetDimensionLink's (rate, delay) per dimension; empty: the fabric link
+    std::vector<std::optional<std::pair<DataRate, Time>>> m_dimLinks;
 };
 
 } // namespace ns3

@@ -72,20 +72,16 @@ RunFile(const std::string& path, const std::vector<std::string>& sets)
     return RunResult{run.GetOutcome(), run.GetExitCode(), nlohmann::json::parse(run.SummaryJson())};
 }
 
-/// tf-run's exit code and stderr for \p args.
+/// tf-run's exit code and stderr for scenario \p path, `--out` \p out and `--set` \p sets.
 int
-CommandLine(std::vector<std::string> args, std::string& err)
+CommandLine(const std::string& path,
+            const std::string& out,
+            const std::vector<std::string>& sets,
+            std::string& err)
 {
-    args.insert(args.begin(), "tf-run");
-    std::vector<char*> argv;
-    for (auto& a : args)
-    {
-        argv.push_back(a.data());
-    }
-    argv.push_back(nullptr);
     ::testing::internal::CaptureStdout();
     ::testing::internal::CaptureStderr();
-    const int rc = RunScenarioCommandLine(static_cast<int>(args.size()), argv.data());
+    const int rc = RunScenarioFile(path, out, sets);
     err = ::testing::internal::GetCapturedStderr();
     ::testing::internal::GetCapturedStdout();
     return rc;
@@ -198,8 +194,8 @@ TEST(ExitCodes, UnfinishedRunsFailUnlessFixedLength)
     // The same through tf-run's entry point.
     std::string err;
     const std::string out = ::testing::TempDir() + "exit-codes";
-    EXPECT_EQ(CommandLine({kIncastFile, "--out", out, "--set", "stop=\"100us\""}, err), 3);
-    EXPECT_EQ(CommandLine({kIncastFile, "--out", out}, err), 0);
+    EXPECT_EQ(CommandLine(kIncastFile, out, {"stop=\"100us\""}, err), 3);
+    EXPECT_EQ(CommandLine(kIncastFile, out, {}, err), 0);
 }
 
 TEST(ExitCodes, UnfinishedCollectivesReportTheEndOfTheRun)
@@ -225,13 +221,13 @@ TEST(Outputs, AreCheckedBeforeTheRun)
     std::string err;
     const std::string file = ::testing::TempDir() + "out-is-a-file";
     std::ofstream(file) << "x";
-    EXPECT_EQ(CommandLine({kIncastFile, "--out", file}, err), 2);
+    EXPECT_EQ(CommandLine(kIncastFile, file, {}, err), 2);
     EXPECT_EQ(err, "error: --out " + file + ": it is a file, not a directory\n");
-    EXPECT_EQ(CommandLine({kIncastFile, "--out", file + "/sub"}, err), 2);
+    EXPECT_EQ(CommandLine(kIncastFile, file + "/sub", {}, err), 2);
     EXPECT_EQ(err,
               "error: --out " + file + "/sub: cannot create the directory (Not a directory)\n");
     // A directory nobody may write in (whoever runs the test, root included).
-    EXPECT_EQ(CommandLine({kIncastFile, "--out", "/proc/self"}, err), 2);
+    EXPECT_EQ(CommandLine(kIncastFile, "/proc/self", {}, err), 2);
     EXPECT_EQ(err.rfind("error: --out /proc/self: cannot write in the directory (", 0), 0u) << err;
     EXPECT_EQ(PrepareOutputDirectory(::testing::TempDir() + "new/nested/dir"), "");
 }

@@ -11,7 +11,10 @@ patched TIMELY, DCTCP) on two training-like patterns:
 Runs ./build/bin/tf-run for every (pattern, algorithm), writes
 results/cc-comparison/{table.md,table.csv,cc-comparison.png}.
 
-  python3 examples/cc-comparison/run.py [--quick]
+  python3 examples/cc-comparison/run.py [--quick] [--quiet]
+
+Each finished run prints one line on stderr (its completion time and pause
+frames, runs left); --quiet leaves them out.
 """
 import json
 import os
@@ -68,6 +71,8 @@ def run(pattern, spec, cc):
 def main():
     quick = "--quick" in sys.argv
     os.makedirs(os.path.join(OUT, "scenarios"), exist_ok=True)
+    quiet = "--quiet" in sys.argv
+    total = len(patterns(quick)) * len(ALGORITHMS)
     rows = []
     for pattern, spec in patterns(quick).items():
         for cc in ALGORITHMS:
@@ -86,7 +91,10 @@ def main():
                 "completed": (f'{coll.get("completed", 0)}/{coll.get("instances", 0)} collective'
                               if coll else f'{s["flows_completed"]}/{s["flows_total"]}'),
             })
-            print(f'{pattern:16s} {cc:15s} {rows[-1]["completion_ms"]:8.3f} ms', flush=True)
+            if not quiet:
+                print(f'[{len(rows)}/{total}] {pattern} {cc}: {rows[-1]["completion_ms"]:.3f} ms, '
+                      f'{rows[-1]["pause_frames"]} pause frames ({total - len(rows)} left)',
+                      file=sys.stderr, flush=True)
     keys = list(rows[0].keys())
     with open(os.path.join(OUT, "table.csv"), "w") as f:
         f.write(",".join(keys) + "\n")

@@ -11,15 +11,18 @@ source port; pipelined chunks), then an all-to-all phase. Run under ECMP
 monitor on. Writes results/ecmp-vs-static/: study.json, runs.csv, table.md,
 plots, and each run's outputs under runs/.
 
-  python3 examples/ecmp-vs-static/run.py [--quick] [--seeds N] [--jobs J]
+  python3 examples/ecmp-vs-static/run.py [--quick] [--seeds N] [--jobs J] [--quiet]
 
---quick halves the all-reduce buffer (used by ./tf demo when asked).
+--quick halves the all-reduce buffer (used by ./tf demo when asked). Each
+finished run prints one line on stderr (its FIM and completion time, runs
+left); --quiet leaves them out. The results are the same either way.
 """
 import json
 import os
 import statistics
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -78,6 +81,22 @@ def run_one(name, routing, quick):
     return row
 
 
+class Progress:
+    """One line per finished run: which, its headline figures, how many are left."""
+
+    def __init__(self, total, quiet):
+        self.total, self.done, self.quiet = total, 0, quiet
+        self.lock = threading.Lock()
+
+    def finished(self, row):
+        with self.lock:
+            self.done += 1
+            if not self.quiet:
+                print(f'[{self.done}/{self.total}] {row["run"]}: FIM {row["fim_bytes"]:.4f}, '
+                      f'completion {row["completion_s"] * 1e3:.3f} ms '
+                      f'({self.total - self.done} left)', file=sys.stderr, flush=True)
+
+
 def stats(values):
     return {"median": statistics.median(values), "min": min(values), "max": max(values)}
 
@@ -93,8 +112,15 @@ def main():
     hash_ = sys.argv[sys.argv.index("--hash") + 1] if "--hash" in sys.argv else "mix64"
     jobs_list = [(f"ecmp-seed{s}", {"mode": "ecmp", "hash": hash_, "seed": s}) for s in range(1, seeds + 1)]
     jobs_list.append(("static", {"mode": "balanced-static"}))
+    progress = Progress(len(jobs_list), "--quiet" in sys.argv)
+
+    def one(job):
+        row = run_one(job[0], job[1], quick)
+        progress.finished(row)
+        return row
+
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        rows = list(pool.map(lambda j: run_one(j[0], j[1], quick), jobs_list))
+        rows = list(pool.map(one, jobs_list))
     ecmp = [r for r in rows if r["routing"] == "ecmp"]
     static = [r for r in rows if r["routing"] == "balanced-static"]
     study = {}

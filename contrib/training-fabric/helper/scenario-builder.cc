@@ -1,0 +1,241 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * ScenarioRunner::Build(): the fabric, its routing and the workload of a
+ * scenario, each from its registered member (scenario-registry.h).
+ */
+#include "collective-engine.h"
+#include "fabric-pcap-helper.h"
+#include "fabric-topology-helper.h"
+#include "run-cost.h"
+#include "scenario-registry.h"
+#include "scenario-runner.h"
+#include "trace-runner.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/fabric-net-device.h"
+#include "ns3/fabric-topology.h"
+#include "ns3/mac48-address.h"
+#include "ns3/path-monitor.h"
+#include "ns3/rdma-congestion-ops.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/rdma-queue-pair.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <chrono>
+#include <filesystem>
+#include <stdexcept>
+
+namespace ns3
+{
+
+void
+ScenarioRunner::Build()
+{
+    const auto wall0 = std::chrono::steady_clock::now();
+    const std::string file = m_cfg.sourcePath.empty() ? "scenario" : m_cfg.sourcePath;
+    RngSeedManager::SetSeed(m_cfg.seed);
+    RngSeedManager::SetRun(1);
+    Mac48Address::ResetAllocationIndex();
+
+    // The topology's registered member sets up its helper (shape and links).
+    std::unique_ptr<FabricTopologyHelper> helper = m_cfg.topology->MakeHelper(file);
+    FabricTopologyHelper& ls = *helper;
+
+    const SwitchConfig& sw = m_cfg.sw;
+    ls.SetMmuAttribute("BufferSize", UintegerValue(sw.bufferBytes));
+    ls.SetMmuAttribute("PfcEnabled", BooleanValue(sw.pfc));
+    ls.SetMmuAttribute("Alpha", DoubleValue(sw.alpha));
+    ls.SetMmuAttribute("ReservedBytes", UintegerValue(sw.reservedBytes));
+    ls.SetMmuAttribute("HeadroomBytes", UintegerValue(sw.headroomBytes.value_or(0)));
+    ls.SetMmuAttribute("XonOffset", UintegerValue(sw.xonOffsetBytes));
+    ls.SetMmuAttribute("MaxFrameBytes", UintegerValue(m_cfg.nic.mtu + roce::kDataHeaderBytes));
+    ls.SetMmuAttribute("EcnEnabled", BooleanValue(sw.ecn.enabled));
+    ls.SetMmuAttribute("EcnKmin", UintegerValue(sw.ecn.kminBytes));
+    ls.SetMmuAttribute("EcnKmax", UintegerValue(sw.ecn.kmaxBytes));
+    ls.SetMmuAttribute("EcnPmax", DoubleValue(sw.ecn.pmax));
+    if (sw.scheduler == "wrr")
+    {
+        ls.SetDeviceAttribute("Scheduler", EnumValue(FabricNetDevice::WEIGHTED_RR));
+        std::string w;
+        for (std::size_t i = 0; i < sw.wrrWeights.size(); ++i)
+        {
+            w += (i ? "," : "") + std::to_string(sw.wrrWeights[i]);
+        }
+        if (!w.empty())
+        {
+            ls.SetDeviceAttribute("WrrWeights", StringValue(w));
+        }
+    }
+    ls.SetDeviceAttribute("Mtu", UintegerValue(m_cfg.nic.mtu + roce::kDataHeaderBytes));
+
+    const NicConfig& nic = m_cfg.nic;
+    ls.SetNicAttribute("Mtu", UintegerValue(nic.mtu));
+    ls.SetNicAttribute("AckInterval", UintegerValue(nic.ackInterval));
+    ls.SetNicAttribute("RetransmitTimeout", TimeValue(nic.rto));
+    TypeId cc;
+    if (!FindCongestionControl(nic.cc, &cc))
+    {
+        throw ScenarioError(file + ": nic.cc: \"" + nic.cc +
+                            "\" is not available in this build (available: " +
+                            ScenarioSection::Join(CongestionControlNames()) + ")");
+    }
+    ls.SetNicAttribute("CongestionControl", TypeIdValue(cc));
+    // Congestion-control parameters: a "Profile" (DCQCN, TIMELY) goes first;
+    // the NIC expands it into every parameter it sets, then the scenario's
+    // own values override.
+    std::vector<std::pair<std::string, std::string>> ccParams;
+    for (const auto& kv : nic.ccParams)
+    {
+        struct TypeId::AttributeInformation info;
+        if (!cc.LookupAttributeByName(kv.first, &info))
+        {
+            std::string valid;
+            for (TypeId t = cc; t != RdmaCongestionOps::GetTypeId(); t = t.GetParent())
+            {
+                for (std::size_t i = 0; i < t.GetAttributeN(); ++i)
+                {
+                    valid += (valid.empty() ? "" : ", ") + t.GetAttribute(i).name;
+                }
+            }
+            throw ScenarioError(file + ": nic.cc_params." + kv.first + ": unknown parameter of " +
+                                nic.cc +
+                                " (valid: " + (valid.empty() ? std::string("none") : valid) + ")");
+        }
+    }
+    auto profile = nic.ccParams.find("Profile");
+    if (profile != nic.ccParams.end())
+    {
+        ObjectFactory f(cc.GetName());
+        Ptr<Object> proto = f.Create<Object>();
+        if (!proto->SetAttributeFailSafe("Profile", StringValue(profile->second)))
+        {
+            throw ScenarioError(file + ": nic.cc_params.Profile: unknown profile \"" +
+                                profile->second + "\"");
+        }
+        ccParams.emplace_back("Profile", profile->second);
+    }
+    for (const auto& kv : nic.ccParams)
+    {
+        if (kv.first != "Profile")
+        {
+            ccParams.emplace_back(kv.first, kv.second);
+        }
+    }
+    ls.SetNicAttribute("CnpInterval", TimeValue(nic.cnpInterval));
+
+    try
+    {
+        m_topo = ls.Install();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        Simulator::Destroy();
+        throw ScenarioError(file + ": topology/switch: " + e.what());
+    }
+    m_built = true;
+
+    // Congestion-control parameters go to every QP's algorithm object.
+    for (uint32_t h = 0; h < m_topo->GetNHosts(); ++h)
+    {
+        for (const auto& kv : ccParams)
+        {
+            m_topo->GetNic(h)->SetCongestionControlAttribute(kv.first, StringValue(kv.second));
+        }
+    }
+    // The routing mode's registered member, then the topology's own routing
+    // (e.g. rail affinity) on top.
+    try
+    {
+        ScenarioRegistry<ScenarioRoutingMode>::Create(m_cfg.routing.mode)->Install(m_topo, m_cfg);
+        m_cfg.topology->InstallRouting(m_topo);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw ScenarioError(file + ": routing.pins: " + e.what());
+    }
+    m_topo->AssignStreams(0);
+
+    // The workload's products: a collective to repeat, per-rank traces, or flows.
+    if (!m_cfg.workload.collective.phases.empty())
+    {
+        m_engine =
+            std::make_unique<CollectiveEngine>(m_topo, m_cfg.workload.collective.priority, &m_log);
+        Simulator::Schedule(Time(0), &ScenarioRunner::StartCollective, this);
+    }
+    else if (!m_cfg.workload.trace.graphs.empty())
+    {
+        const TraceWorkload& tw = m_cfg.workload.trace;
+        m_traceRunner = std::make_unique<TraceRunner>(m_topo,
+                                                      tw.graphs,
+                                                      tw.groups,
+                                                      TraceCollectiveOptions{tw.algorithms,
+                                                                             tw.chunks,
+                                                                             tw.channels,
+                                                                             tw.dims,
+                                                                             tw.dimAlgorithms},
+                                                      3,
+                                                      &m_log);
+        Simulator::Schedule(Time(0), [this]() {
+            m_traceRunner->Start(MakeCallback(&ScenarioRunner::WorkloadDone, this));
+        });
+    }
+
+    // Workload: one QP per flow, its message posted at the flow's start.
+    // Collectives and traces add their flows to m_log as they post them.
+    m_log.SetSelectors(m_cfg.trace.flows);
+    m_log.SetAckedCallback(MakeCallback(&ScenarioRunner::MaybeStop, this));
+    m_workloadDone = !m_engine && !m_traceRunner;
+    const auto& flows = m_cfg.workload.flows;
+    m_qps.resize(flows.size());
+    for (uint32_t i = 0; i < flows.size(); ++i)
+    {
+        const FlowSpec& f = flows[i];
+        Ptr<RdmaQueuePair> qp =
+            RdmaNic::Connect(m_topo->GetNic(f.src), m_topo->GetNic(f.dst), f.priority);
+        qp->SetBaseRtt(m_topo->GetBaseRtt(f.src, f.dst, nic.mtu));
+        qp->SetRecvCompleteCallback(
+            [this, i](Ptr<RdmaQueuePair>, uint64_t, uint64_t) { m_log.Received(i); });
+        qp->SetSendCompleteCallback([this, i](Ptr<RdmaQueuePair>, uint64_t) { m_log.Acked(i); });
+        FlowLog::Flow rec;
+        rec.src = f.src;
+        rec.dst = f.dst;
+        rec.srcPort = qp->GetSrcPort();
+        rec.priority = f.priority;
+        rec.bytes = f.bytes;
+        rec.start = f.start;
+        m_log.Add(rec, qp); // id i
+        m_qps[i] = qp;
+        Ptr<RdmaNic> src = m_topo->GetNic(f.src);
+        const uint64_t bytes = f.bytes;
+        Simulator::Schedule(f.start, [src, qp, bytes]() { src->PostSend(qp, bytes); });
+    }
+
+    if (m_cfg.monitor.enabled)
+    {
+        m_monitor = CreateObject<PathMonitor>();
+        m_monitor->SetAttribute("BinWidth", TimeValue(m_cfg.monitor.bin));
+        m_monitor->SetAttribute("ElephantBytes", UintegerValue(m_cfg.monitor.elephantBytes));
+        m_monitor->Install(m_topo);
+    }
+
+    // What the run will cost and whether PFC can be lossless, before it starts.
+    m_warnings = CheckRunCost(m_cfg, m_topo);
+
+    if (m_cfg.pcap)
+    {
+        // One file per device: <dir>/pcap/<name>-<node>-<device>.pcap
+        std::filesystem::create_directories(m_outDir + "/pcap");
+        FabricPcapHelper pcap;
+        pcap.EnablePcap(m_outDir + "/pcap/" + m_cfg.name, m_topo->GetDevices());
+    }
+    m_totals.setupWallS +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+}
+
+} // namespace ns3

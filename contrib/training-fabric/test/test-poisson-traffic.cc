@@ -1,0 +1,306 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Background-traffic generator tests: the CDF files and their errors, flow
+ * sizes against the CDF by a Kolmogorov-Smirnov bound, the offered load and
+ * the arrival process against their Poisson expectations, and the
+ * slowdown-by-size buckets.
+ */
+#include "ns3/poisson-traffic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <gtest/gtest.h>
+#include <map>
+
+using namespace ns3;
+
+namespace
+{
+
+/// The shipped CDFs, read from the module folder (the tests' working directory).
+FlowSizeCdf
+Shipped(const std::string& name)
+{
+    return FlowSizeCdf::Load(FlowSizeCdf::Resolve(name, "traces/cdf"));
+}
+
+/**
+ * Kolmogorov-Smirnov statistic of integer \p samples against the integer
+ * distribution G(k) = P(size <= k). Both are step functions constant on
+ * [k, k+1), and the empirical one only jumps at sample values, so the
+ * supremum of |F_n - G| is reached at a sample value x (F_n(x) vs G(x)) or
+ * just below one (F_n(x - 1) vs G(x - 1)).
+ */
+template <class G>
+double
+KsStatistic(std::vector<uint64_t> samples, G g)
+{
+    std::sort(samples.begin(), samples.end());
+    const double n = samples.size();
+    double d = 0;
+    for (std::size_t i = 0; i < samples.size();)
+    {
+        std::size_t j = i;
+        while (j < samples.size() && samples[j] == samples[i])
+        {
+            ++j;
+        }
+        const auto x = static_cast<double>(samples[i]);
+        d = std::max(d, std::abs(i / n - g(x - 1))); // F_n just below x: i samples < x
+        d = std::max(d, std::abs(j / n - g(x)));
+        i = j;
+    }
+    return d;
+}
+
+/**
+ * Critical value of the KS statistic at level alpha for n samples: the
+ * asymptotic Kolmogorov distribution, P(sqrt(n) D > c) ~ 2 exp(-2 c^2) (the
+ * first term of the series; the next, -2 exp(-8 c^2), is below 10^-12 here),
+ * so c = sqrt(-ln(alpha / 2) / 2), with Stephens' finite-n correction
+ * D_crit = c / (sqrt(n) + 0.12 + 0.11 / sqrt(n)). For a distribution with
+ * atoms (sizes are whole bytes) the test is conservative: a correct sampler
+ * exceeds the bound with probability at most alpha.
+ */
+double
+KsCritical(double n, double alpha)
+{
+    const double c = std::sqrt(-std::log(alpha / 2) / 2);
+    return c / (std::sqrt(n) + 0.12 + 0.11 / std::sqrt(n));
+}
+
+/// The point table of a CDF file as plain numbers (bytes, fraction), for first-principles sums.
+double
+SecondMoment(const FlowSizeCdf& cdf)
+{
+    // A piecewise-linear CDF is a mixture of uniforms on [x0, x1] with weight
+    // y1 - y0; a uniform's E[X^2] is (x0^2 + x0 x1 + x1^2) / 3.
+    double m2 = 0;
+    const auto& p = cdf.Points();
+    for (std::size_t i = 1; i < p.size(); ++i)
+    {
+        const double a = p[i - 1].first;
+        const double b = p[i].first;
+        m2 += (a * a + a * b + b * b) / 3 * (p[i].second - p[i - 1].second);
+    }
+    return m2;
+}
+
+} // namespace
+
+TEST(PoissonTraffic, ShippedCdfsHaveTheirPublishedMeans)
+{
+    // Mean of a piecewise-linear CDF: sum over segments of the midpoint times
+    // the segment's mass. WebSearch (table in traces/cdf/websearch.txt):
+    // 5000 x .15 + 15000 x .05 + 25000 x .10 + 40000 x .10 + 65000 x .13
+    // + 140000 x .07 + 600000 x .10 + 1.5e6 x .10 + 3.5e6 x .10 + 7.5e6 x .07
+    // + 2e7 x .03 = 1,711,250 B, the figure HPCC's generator computes the same way.
+    EXPECT_NEAR(Shipped("websearch").Mean(), 1711250.0, 1e-6);
+    // Hadoop: 50x.01 + 150x.01 + 250x.03 + 325x.10 + 375x.05 + 450x.10 + 550x.10
+    // + 650x.10 + 850x.10 + 1500x.07 + 4500x.03 + 18500x.02 + 40000x.10
+    // + 65000x.05 + 100000x.03 + 210000x.05 + 650000x.025 + 1.5e6x.015
+    // + 6e6x.01 = 120,420.75 B.
+    EXPECT_NEAR(Shipped("hadoop").Mean(), 120420.75, 1e-6);
+    // Alibaba storage: 2000x.2293 + 6000x.4628 + 12000x.1140 + 24000x.0986
+    // + 48000x.0306 + 96000x.0324 + 192000x.0076 + 1128000x.0247 = 40,869.8 B.
+    EXPECT_NEAR(Shipped("alibaba-storage").Mean(), 40869.8, 1e-6);
+    EXPECT_EQ(Shipped("websearch").MaxBytes(), 30000000u);
+    EXPECT_DOUBLE_EQ(Shipped("websearch").At(50000), 0.40);
+    EXPECT_DOUBLE_EQ(Shipped("websearch").At(15000), 0.175); // halfway from 15% to 20%
+    EXPECT_EQ(FlowSizeCdf::Resolve("my/cdf.txt", "traces/cdf"), "my/cdf.txt");
+}
+
+TEST(PoissonTraffic, BadCdfFilesNameTheLine)
+{
+    auto error = [](const std::string& text) {
+        try
+        {
+            FlowSizeCdf::Parse(text, "u.cdf");
+        }
+        catch (const TrafficError& e)
+        {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_EQ(error("0 0\n# comment\n100 fifty\n"),
+              "u.cdf:3: expected \"<flow size in bytes> <cumulative percent>\", got \"100 fifty\"");
+    EXPECT_EQ(error("0 0\n100 50 7\n"),
+              "u.cdf:2: expected \"<flow size in bytes> <cumulative percent>\", got \"100 50 7\"");
+    EXPECT_EQ(error("0 0\n100 50\n100 100\n"),
+              "u.cdf:3: sizes and percents must both increase from one line to the next");
+    EXPECT_EQ(error("0 0\n100 50\n200 50\n"),
+              "u.cdf:3: sizes and percents must both increase from one line to the next");
+    EXPECT_EQ(error("10 5\n100 100\n"), "u.cdf:1: expected the first point at percent 0, got 5");
+    EXPECT_EQ(error("0 0\n100 101\n"),
+              "u.cdf:2: expected a cumulative percent between 0 and 100, got 101");
+    EXPECT_EQ(error("-1 0\n100 100\n"),
+              "u.cdf:1: expected a flow size between 0 and 10^15 bytes, got -1");
+    EXPECT_EQ(error("0 0\n100 99\n"),
+              "u.cdf: expected at least two points, the last at percent 100");
+    EXPECT_EQ(error(""), "u.cdf: expected at least two points, the last at percent 100");
+    EXPECT_EQ(error("0 0\n1e400 100\n"),
+              "u.cdf:2: expected \"<flow size in bytes> <cumulative percent>\", got \"1e400 100\"");
+    EXPECT_THROW(FlowSizeCdf::Load("traces/cdf/no-such-file.txt"), TrafficError);
+}
+
+TEST(PoissonTraffic, SizesMatchTheCdfByKolmogorovSmirnov)
+{
+    // n = 20,000 sizes per distribution, alpha = 0.001: c = sqrt(-ln(0.0005)/2)
+    // = 1.9495, D_crit = 1.9495 / (141.42 + 0.12 + 0.0008) = 0.01377. Sizes are
+    // rounded to whole bytes (at least 1), so a size k has P(size <= k) =
+    // F(k + 0.5) for k >= 1 (the CDF at the rounding boundary).
+    const uint32_t n = 20000;
+    const double crit = KsCritical(n, 0.001);
+    EXPECT_NEAR(crit, 0.01377, 0.00001);
+    for (const char* name : {"websearch", "hadoop", "alibaba-storage"})
+    {
+        const FlowSizeCdf cdf = Shipped(name);
+        const auto flows = GeneratePoissonFlows(cdf, {0, 1, 2, 3}, 0.5, 100e9, 0, 7);
+        ASSERT_TRUE(flows.empty()); // a zero duration draws nothing
+        std::vector<uint64_t> sizes;
+        // Enough simulated time for n flows on 4 hosts at full load.
+        const double perHostPerS = 100e9 / (8 * cdf.Mean());
+        const auto durationPs = static_cast<uint64_t>(1.2 * n / 4 / perHostPerS * 1e12);
+        for (const auto& f : GeneratePoissonFlows(cdf, {0, 1, 2, 3}, 1.0, 100e9, durationPs, 7))
+        {
+            sizes.push_back(f.bytes);
+        }
+        ASSERT_GE(sizes.size(), n) << name;
+        sizes.resize(n);
+        const auto g = [&cdf](double k) { return k < 1 ? 0.0 : cdf.At(k + 0.5); };
+        EXPECT_LT(KsStatistic(sizes, g), crit) << name;
+    }
+}
+
+TEST(PoissonTraffic, OfferedLoadWithinTwoPercent)
+{
+    // Bytes offered in time T by all hosts: a compound Poisson sum S of
+    // N ~ Poisson(M) sizes X, so E[S] = M E[X] and Var[S] = M E[X^2]: the
+    // relative standard deviation of the measured load is
+    // sqrt(E[X^2]) / (E[X] sqrt(M)). A 2% tolerance at 4 standard deviations
+    // (a correct generator fails with probability 6e-5) needs
+    // M >= (sqrt(E[X^2]) / E[X] / 0.005)^2: 254,889 flows for WebSearch
+    // (sqrt(E[X^2]) / E[X] = 2.524). 16 hosts at 50% of 100 Gb/s start
+    // 16 x 0.5 x 1e11 / (8 x 1,711,250) = 58,437 flows/s: 4.5 s gives M = 262,966.
+    const FlowSizeCdf cdf = Shipped("websearch");
+    std::vector<uint32_t> hosts;
+    for (uint32_t h = 0; h < 16; ++h)
+    {
+        hosts.push_back(h);
+    }
+    const double load = 0.5;
+    const double rate = 100e9;
+    const double seconds = 4.5;
+    const double m = hosts.size() * load * rate / (8 * cdf.Mean()) * seconds;
+    const double ratio = std::sqrt(SecondMoment(cdf)) / cdf.Mean();
+    EXPECT_NEAR(ratio, 2.524, 0.001);
+    ASSERT_GE(m, std::pow(ratio / 0.005, 2));
+
+    const auto flows = GeneratePoissonFlows(cdf, hosts, load, rate, 4'500'000'000'000ULL, 1);
+    double bytes = 0;
+    std::map<uint32_t, uint64_t> pairs;
+    uint64_t prev = 0;
+    for (const auto& f : flows)
+    {
+        bytes += f.bytes;
+        ASSERT_NE(f.src, f.dst);
+        ASSERT_LT(f.dst, 16u);
+        ASSERT_GE(f.startPs, prev); // sorted by start
+        prev = f.startPs;
+        ++pairs[f.src * 16 + f.dst];
+    }
+    const double measured = bytes * 8 / (hosts.size() * rate * seconds);
+    EXPECT_NEAR(measured, load, 0.02 * load);
+    // The count is Poisson(M): within 4 standard deviations, sqrt(M) = 513.
+    EXPECT_NEAR(static_cast<double>(flows.size()), m, 4 * std::sqrt(m));
+    // Destinations uniform over the 15 others: every ordered pair gets
+    // M / 240 = 1096 flows, binomial sd ~ sqrt(1096) = 33; 5 sd over 240 pairs.
+    EXPECT_EQ(pairs.size(), 240u);
+    for (const auto& [pair, count] : pairs)
+    {
+        EXPECT_NEAR(static_cast<double>(count), m / 240, 5 * std::sqrt(m / 240)) << pair;
+    }
+}
+
+TEST(PoissonTraffic, GapsAreExponentialAndStreamsPerHost)
+{
+    // One host's inter-arrival gaps against the exponential CDF
+    // 1 - exp(-x / mean), mean = 8 E[X] / (load x rate): Hadoop at 30% of
+    // 100 Gb/s, 8 x 120,420.75 / 3e10 s = 32.11 us. KS as for the sizes, on
+    // gaps in whole picoseconds (starts are truncated to ps: at most 1 ps,
+    // 3e-8 of the mean, far below D_crit).
+    const FlowSizeCdf cdf = Shipped("hadoop");
+    const double meanPs = 8 * 120420.75 / (0.3 * 100e9) * 1e12;
+    const auto flows = GeneratePoissonFlows(cdf, {5, 9}, 0.3, 100e9, 400'000'000'000ULL, 3);
+    std::vector<uint64_t> gaps;
+    uint64_t last = 0;
+    for (const auto& f : flows)
+    {
+        if (f.src == 5)
+        {
+            gaps.push_back(f.startPs - last);
+            last = f.startPs;
+            EXPECT_EQ(f.dst, 9u);
+        }
+    }
+    // 0.4 s / 32.11 us = 12,457 expected.
+    ASSERT_GT(gaps.size(), 12000u);
+    const auto expo = [meanPs](double x) { return x < 0 ? 0.0 : 1 - std::exp(-x / meanPs); };
+    EXPECT_LT(KsStatistic(gaps, expo), KsCritical(gaps.size(), 0.001));
+
+    // Host 5's flows do not depend on which other hosts take part.
+    const auto alone = GeneratePoissonFlows(cdf, {5, 9}, 0.3, 100e9, 1'000'000'000ULL, 3);
+    const auto more = GeneratePoissonFlows(cdf, {9, 5, 11}, 0.3, 100e9, 1'000'000'000ULL, 3);
+    std::vector<std::pair<uint64_t, uint64_t>> a;
+    std::vector<std::pair<uint64_t, uint64_t>> b;
+    for (const auto& f : alone)
+    {
+        if (f.src == 5)
+        {
+            a.emplace_back(f.startPs, f.bytes);
+        }
+    }
+    for (const auto& f : more)
+    {
+        if (f.src == 5)
+        {
+            b.emplace_back(f.startPs, f.bytes);
+        }
+    }
+    EXPECT_FALSE(a.empty());
+    EXPECT_EQ(a, b);
+    EXPECT_THROW(GeneratePoissonFlows(cdf, {5}, 0.3, 100e9, 1, 3), TrafficError);
+    EXPECT_THROW(GeneratePoissonFlows(cdf, {5, 6}, 0, 100e9, 1, 3), TrafficError);
+}
+
+TEST(PoissonTraffic, SlowdownBucketsAsHpccReportsThem)
+{
+    // 40 flows: sizes 1..40 with slowdown = size / 10 (floored at 1), cut
+    // into 4 buckets of 10. Bucket 0 (sizes 1-10) is all 1 after the floor;
+    // bucket 3 holds slowdowns 3.1..4.0: nearest-rank p50 = 5th = 3.5,
+    // p95 = ceil(9.5) = 10th = 4.0, p99 = 10th = 4.0.
+    std::vector<std::pair<uint64_t, double>> flows;
+    for (uint64_t s = 40; s >= 1; --s)
+    {
+        flows.emplace_back(s, s / 10.0);
+    }
+    const auto b = SlowdownBySize(flows, 4);
+    ASSERT_EQ(b.size(), 4u);
+    EXPECT_EQ(b[0].minBytes, 1u);
+    EXPECT_EQ(b[0].maxBytes, 10u);
+    EXPECT_EQ(b[0].flows, 10u);
+    EXPECT_DOUBLE_EQ(b[0].p99, 1.0);
+    EXPECT_EQ(b[3].minBytes, 31u);
+    EXPECT_DOUBLE_EQ(b[3].p50, 3.5);
+    EXPECT_DOUBLE_EQ(b[3].p95, 4.0);
+    EXPECT_DOUBLE_EQ(b[1].p50, 1.5);
+    const std::string csv = SlowdownBySizeCsv(b);
+    EXPECT_EQ(csv.substr(0, csv.find("\n1,")),
+              "bucket,min_bytes,max_bytes,flows,p50_slowdown,p95_slowdown,p99_slowdown\n"
+              "0,1,10,10,1.0000,1.0000,1.0000");
+    // Fewer flows than buckets: one bucket per flow.
+    EXPECT_EQ(SlowdownBySize({{5, 2.0}, {3, 1.5}}, 20).size(), 2u);
+    EXPECT_TRUE(SlowdownBySize({}, 20).empty());
+}
