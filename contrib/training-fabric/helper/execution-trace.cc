@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/util/delimited_message_util.h>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -87,17 +89,6 @@ ReadVarint(const std::string& b, std::size_t& pos, uint64_t& value, const std::s
         }
     }
     Fail(source, "bad varint length prefix (more than 10 bytes) at byte " + std::to_string(pos));
-}
-
-void
-WriteVarint(std::string& out, uint64_t v)
-{
-    while (v >= 0x80)
-    {
-        out.push_back(static_cast<char>((v & 0x7f) | 0x80));
-        v >>= 7;
-    }
-    out.push_back(static_cast<char>(v));
 }
 
 /// An integer attribute of any of the protobuf integer kinds.
@@ -487,13 +478,17 @@ std::string
 SerializeChakra(const TraceGraph& g)
 {
     std::string out;
+    google::protobuf::io::StringOutputStream stream(&out);
     ChakraProtoMsg::GlobalMetadata meta;
     // Messages as read parse again (the reader checked them).
     meta.ParseFromString(g.rawMetadata);
     meta.set_version(g.version);
-    std::string m = meta.SerializeAsString();
-    WriteVarint(out, m.size());
-    out += m;
+    // Framing by protobuf's delimited-message utility: the varint length
+    // prefix the reader expects. It fails only for a message over 2 GiB.
+    if (!google::protobuf::util::SerializeDelimitedToZeroCopyStream(meta, &stream))
+    {
+        Fail(g.source, "GlobalMetadata message too large to frame (over 2 GiB)");
+    }
     for (const TraceNode& t : g.nodes)
     {
         ChakraProtoMsg::Node n;
@@ -525,9 +520,11 @@ SerializeChakra(const TraceGraph& g)
         PutAttr(n, A_PG_NAME, t, !t.pgName.empty());
         PutAttr(n, A_IS_CPU_OP, t, t.isCpuOp);
         PutAttr(n, A_INVOLVED_DIM, t, !t.involvedDim.empty());
-        m = n.SerializeAsString();
-        WriteVarint(out, m.size());
-        out += m;
+        if (!google::protobuf::util::SerializeDelimitedToZeroCopyStream(n, &stream))
+        {
+            Fail(g.source,
+                 "node " + std::to_string(t.id) + ": message too large to frame (over 2 GiB)");
+        }
     }
     return out;
 }

@@ -9,6 +9,7 @@
 #include "ns3/fabric-topology.h"
 #include "ns3/pointer.h"
 #include "ns3/roce-header.h"
+#include "ns3/splitmix64.h"
 #include "ns3/uinteger.h"
 
 #include <stdexcept>
@@ -22,10 +23,7 @@ namespace
 uint32_t
 SwitchSeed(uint32_t seed, uint32_t sw)
 {
-    uint64_t z = (static_cast<uint64_t>(seed) << 32 | sw) + 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return static_cast<uint32_t>(z ^ (z >> 31));
+    return static_cast<uint32_t>(SplitMix64(static_cast<uint64_t>(seed) << 32 | sw).Next());
 }
 
 Ptr<EcmpRouting>

@@ -9,6 +9,8 @@
  */
 #include "scenario-registry.h"
 
+#include "ns3/splitmix64.h"
+
 #include <set>
 
 namespace ns3
@@ -237,36 +239,6 @@ class IncastWorkload : public FlowPattern
             f.dst = receiver;
             wl.flows.push_back(f);
         }
-    }
-};
-
-/**
- * splitmix64 (Steele, Lea & Flood, "Fast splittable pseudorandom number
- * generators", OOPSLA 2014): a portable, seeded generator; the same seed gives
- * the same sequence on every platform and standard library.
- */
-struct SplitMix64
-{
-    uint64_t state;
-
-    uint64_t Next()
-    {
-        uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        return z ^ (z >> 31);
-    }
-
-    /// Uniform in [0, n) by rejection (no modulo bias).
-    uint64_t Below(uint64_t n)
-    {
-        const uint64_t limit = UINT64_MAX - UINT64_MAX % n;
-        uint64_t x;
-        do
-        {
-            x = Next();
-        } while (x >= limit);
-        return x % n;
     }
 };
 

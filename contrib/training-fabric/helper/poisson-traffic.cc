@@ -5,6 +5,8 @@
 
 #include "input-file.h"
 
+#include "ns3/splitmix64.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -21,21 +23,11 @@ namespace
 /// Largest CDF file read: a real one has tens of points (a 1 MiB file holds ~50,000).
 constexpr uint64_t kCdfFileBytes = 1ULL << 20;
 
-/// One splitmix64 step (Steele et al., 2014): a 64-bit value per call, seedable by any value.
-uint64_t
-SplitMix64(uint64_t& state)
-{
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/// A uniform double in [0, 1) from the top 53 bits.
+/// A uniform double in [0, 1) from the top 53 bits of the next splitmix64 value.
 double
-Uniform(uint64_t& state)
+Uniform(SplitMix64& rng)
 {
-    return static_cast<double>(SplitMix64(state) >> 11) * 0x1.0p-53;
+    return static_cast<double>(rng.Next() >> 11) * 0x1.0p-53;
 }
 
 /// Parse all of \p s as a finite number.
@@ -199,19 +191,19 @@ GeneratePoissonFlows(const FlowSizeCdf& cdf,
     const uint64_t n = hosts.size();
     for (uint64_t h = 0; h < n; ++h)
     {
-        uint64_t state = seed ^ (0xd1b54a32d192ed03ULL * (hosts[h] + 1));
+        SplitMix64 rng(seed ^ (0xd1b54a32d192ed03ULL * (hosts[h] + 1)));
         double t = 0;
         while (true)
         {
-            t += -meanGapPs * std::log1p(-Uniform(state));
+            t += -meanGapPs * std::log1p(-Uniform(rng));
             if (t >= static_cast<double>(durationPs))
             {
                 break;
             }
-            uint64_t d = SplitMix64(state) % (n - 1);
+            uint64_t d = rng.Next() % (n - 1);
             d += d >= h ? 1 : 0; // skip the sender itself
             flows.push_back(
-                {hosts[h], hosts[d], cdf.Quantile(Uniform(state)), static_cast<uint64_t>(t)});
+                {hosts[h], hosts[d], cdf.Quantile(Uniform(rng)), static_cast<uint64_t>(t)});
         }
     }
     std::sort(flows.begin(), flows.end(), [](const GeneratedFlow& a, const GeneratedFlow& b) {

@@ -3,6 +3,8 @@
  */
 #include "trace-generator.h"
 
+#include "ns3/splitmix64.h"
+
 namespace ns3
 {
 
@@ -153,14 +155,10 @@ GenerateGossip(uint32_t ranks,
     }
     // Per-step shift: 1 (ring successor) or drawn from a splitmix64 stream.
     std::vector<uint32_t> shift(steps, 1);
-    uint64_t state = seed;
+    SplitMix64 rng(seed);
     for (uint32_t s = 0; s < steps && random; ++s)
     {
-        uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        z ^= z >> 31;
-        shift[s] = 1 + static_cast<uint32_t>(z % (ranks - 1));
+        shift[s] = 1 + static_cast<uint32_t>(rng.Next() % (ranks - 1));
     }
     std::vector<TraceGraph> graphs(ranks);
     for (uint32_t r = 0; r < ranks; ++r)

@@ -164,6 +164,7 @@ RdmaCcDcqcn::Fork()
 void
 RdmaCcDcqcn::Init(RdmaQueuePair& qp)
 {
+    NS_LOG_FUNCTION(this << &qp);
     m_qp = &qp;
     m_alpha = m_initialAlpha;
     m_current = qp.GetLineRate();
@@ -181,12 +182,16 @@ RdmaCcDcqcn::Apply()
         m_target = line;
     }
     m_current = std::max(std::min(m_current, line), m_minRate);
+    NS_LOG_LOGIC("qp " << m_qp->GetQpn() << ": alpha " << m_alpha << ", target " << m_target
+                       << ", current " << m_current << " (stages " << m_timerStage << "/"
+                       << m_byteStage << ")");
     m_qp->SetRate(m_current);
 }
 
 void
 RdmaCcDcqcn::OnCnp(RdmaQueuePair& qp)
 {
+    NS_LOG_FUNCTION(this << &qp);
     const Time now = Simulator::Now();
     if (m_reducedOnce && m_rateReducePeriod.IsStrictlyPositive() &&
         now - m_lastReduce < m_rateReducePeriod)
@@ -223,6 +228,7 @@ RdmaCcDcqcn::ScheduleIncreaseTimer()
 void
 RdmaCcDcqcn::AlphaTimer()
 {
+    NS_LOG_FUNCTION(this << m_alpha);
     m_alpha = (1.0 - m_g) * m_alpha;
     // Keep decaying only while it matters (alpha below 1e-6 acts as zero);
     // a CNP restarts the timer.
@@ -235,6 +241,7 @@ RdmaCcDcqcn::AlphaTimer()
 void
 RdmaCcDcqcn::TimerIncrease()
 {
+    NS_LOG_FUNCTION(this << m_timerStage);
     m_timerStage++;
     IncreaseEvent();
     // Once back at line rate there is nothing to increase: the timer sleeps
@@ -289,6 +296,7 @@ RdmaCcDcqcn::IncreaseEvent()
 void
 RdmaCcDcqcn::Stop()
 {
+    NS_LOG_FUNCTION(this);
     m_alphaEvent.Cancel();
     m_increaseEvent.Cancel();
 }

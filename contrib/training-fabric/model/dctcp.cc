@@ -62,6 +62,7 @@ RdmaCcDctcp::Fork()
 void
 RdmaCcDctcp::Init(RdmaQueuePair& qp)
 {
+    NS_LOG_FUNCTION(this << &qp);
     uint64_t w = m_initialWindow;
     if (w == 0)
     {
@@ -78,6 +79,7 @@ RdmaCcDctcp::Init(RdmaQueuePair& qp)
 void
 RdmaCcDctcp::OnAck(RdmaQueuePair& qp, const RdmaAckInfo& ack)
 {
+    NS_LOG_FUNCTION(this << &qp << ack.ackedPsn << ack.newlyAckedBytes << ack.ecnEcho);
     m_ackedInWindow += ack.newlyAckedBytes;
     if (ack.ecnEcho)
     {
@@ -98,6 +100,8 @@ RdmaCcDctcp::OnAck(RdmaQueuePair& qp, const RdmaAckInfo& ack)
         m_window += qp.GetMtu();
     }
     m_window = std::clamp<uint64_t>(m_window, qp.GetMtu(), m_maxWindow);
+    NS_LOG_LOGIC("qp " << qp.GetQpn() << ": marked fraction " << f << ", alpha " << m_alpha
+                       << ", window " << m_window << " B");
     m_ackedInWindow = 0;
     m_echoedInWindow = 0;
     qp.SetWindow(m_window);
@@ -106,6 +110,7 @@ RdmaCcDctcp::OnAck(RdmaQueuePair& qp, const RdmaAckInfo& ack)
 void
 RdmaCcDctcp::OnTimeout(RdmaQueuePair& qp)
 {
+    NS_LOG_FUNCTION(this << &qp);
     // As TCP after a timeout: restart from the smallest window.
     m_window = qp.GetMtu();
     qp.SetWindow(m_window);

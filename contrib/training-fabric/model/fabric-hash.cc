@@ -3,50 +3,20 @@
  */
 #include "fabric-hash.h"
 
-#include <array>
+#include "splitmix64.h"
+
+#include <zlib.h>
 
 namespace ns3
 {
 
-namespace
-{
-constexpr std::array<uint32_t, 256>
-MakeCrcTable()
-{
-    std::array<uint32_t, 256> table{};
-    for (uint32_t i = 0; i < 256; ++i)
-    {
-        uint32_t c = i;
-        for (int k = 0; k < 8; ++k)
-        {
-            c = (c & 1) ? (0xEDB88320u ^ (c >> 1)) : (c >> 1);
-        }
-        table[i] = c;
-    }
-    return table;
-}
-
-constexpr std::array<uint32_t, 256> kCrcTable = MakeCrcTable();
-
-inline uint64_t
-Fmix(uint64_t z)
-{
-    // splitmix64 finalizer (Steele, Lea & Flood, OOPSLA 2014).
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-} // namespace
-
 uint32_t
 Crc32(const uint8_t* data, std::size_t len, uint32_t init)
 {
-    uint32_t c = ~init;
-    for (std::size_t i = 0; i < len; ++i)
-    {
-        c = kCrcTable[(c ^ data[i]) & 0xff] ^ (c >> 8);
-    }
-    return ~c;
+    // zlib's CRC-32 is the IEEE 802.3 one with the same conventions (the
+    // register starts at ~crc, the result is inverted), so its crc argument
+    // is both the seed and the chaining value.
+    return static_cast<uint32_t>(crc32_z(init, data, len));
 }
 
 uint32_t
@@ -74,9 +44,9 @@ HashFiveTupleMix64(const FiveTuple& t, uint64_t seed)
     const uint64_t w0 = static_cast<uint64_t>(t.srcIp) << 32 | t.dstIp;
     const uint64_t w1 =
         static_cast<uint64_t>(t.srcPort) << 24 | static_cast<uint64_t>(t.dstPort) << 8 | t.protocol;
-    uint64_t h = Fmix(seed + 0x9e3779b97f4a7c15ULL);
-    h = Fmix(h ^ w0);
-    h = Fmix(h ^ w1 ^ 0x9e3779b97f4a7c15ULL);
+    uint64_t h = SplitMix64::Mix(seed + SplitMix64::kGamma);
+    h = SplitMix64::Mix(h ^ w0);
+    h = SplitMix64::Mix(h ^ w1 ^ SplitMix64::kGamma);
     return h;
 }
 

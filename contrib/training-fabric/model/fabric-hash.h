@@ -49,7 +49,8 @@ struct FiveTuple
  */
 
 /**
- * IEEE 802.3 CRC-32 (reflected polynomial 0xEDB88320), table-driven.
+ * IEEE 802.3 CRC-32 (reflected polynomial 0xEDB88320), computed by zlib's
+ * crc32_z().
  *
  * The usual convention: the register starts at ~init and the result is
  * inverted, so that init 0 gives the standard CRC-32 and chained calls

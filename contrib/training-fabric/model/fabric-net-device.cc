@@ -220,6 +220,7 @@ FabricNetDevice::GetTxTime(uint32_t frameBytes) const
 void
 FabricNetDevice::Enqueue(Ptr<Packet> p, uint8_t cls, uint32_t tag)
 {
+    NS_LOG_FUNCTION(this << p << +cls << tag);
     NS_ASSERT(cls < kNumClasses);
     uint32_t bytes = p->GetSize();
     m_queues[cls].push_back(Item{p, bytes, tag});
@@ -391,6 +392,7 @@ FabricNetDevice::TryTransmit()
 void
 FabricNetDevice::StartTransmission(Ptr<Packet> p)
 {
+    NS_LOG_FUNCTION(this << p);
     m_busy = true;
     Time txTime = GetTxTime(p->GetSize());
     if (!m_snifferTrace.IsEmpty())
@@ -404,6 +406,7 @@ FabricNetDevice::StartTransmission(Ptr<Packet> p)
 void
 FabricNetDevice::TxComplete()
 {
+    NS_LOG_FUNCTION(this);
     m_busy = false;
     TryTransmit();
 }
@@ -411,6 +414,7 @@ FabricNetDevice::TxComplete()
 void
 FabricNetDevice::Receive(Ptr<Packet> p)
 {
+    NS_LOG_FUNCTION(this << p);
     if (!m_snifferTrace.IsEmpty())
     {
         m_snifferTrace(p);
@@ -442,6 +446,7 @@ FabricNetDevice::Receive(Ptr<Packet> p)
 void
 FabricNetDevice::HandlePfc(Ptr<Packet> p)
 {
+    NS_LOG_FUNCTION(this << p);
     EthernetHeader eth(false);
     p->RemoveHeader(eth);
     PfcHeader pfc;
@@ -462,6 +467,8 @@ FabricNetDevice::HandlePfc(Ptr<Packet> p)
             continue;
         }
         uint16_t quanta = pfc.GetQuanta(c);
+        NS_LOG_DEBUG("port " << m_portIndex << " class " << +c
+                             << (quanta > 0 ? " paused for quanta " : " resumed (XON)") << quanta);
         m_pfcRxTrace(c, quanta);
         if (!m_honourPfc)
         {
@@ -501,6 +508,7 @@ FabricNetDevice::EndPause(uint8_t cls)
 void
 FabricNetDevice::PauseExpired(uint8_t cls)
 {
+    NS_LOG_FUNCTION(this << +cls);
     // m_pausedUntil[cls] == now: the pause ran its full length.
     m_counters.pausedTime[cls] += m_pausedUntil[cls] - m_pauseStart[cls];
     if (!m_busy)

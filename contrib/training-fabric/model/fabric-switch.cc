@@ -210,7 +210,7 @@ FabricSwitch::GetName() const
 void
 FabricSwitch::Drop(Ptr<const Packet> p, uint32_t inPort, DropReason reason)
 {
-    NS_LOG_LOGIC(m_name << " drop on port " << inPort << ": " << DropReasonName(reason));
+    NS_LOG_DEBUG(m_name << " drop on port " << inPort << ": " << DropReasonName(reason));
     m_counters.drops[reason]++;
     m_dropTrace(p, inPort, reason);
 }
@@ -218,6 +218,7 @@ FabricSwitch::Drop(Ptr<const Packet> p, uint32_t inPort, DropReason reason)
 void
 FabricSwitch::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
 {
+    NS_LOG_FUNCTION(this << dev << p);
     m_counters.rxFrames++;
     const uint32_t inPort = dev->GetPortIndex();
     RoceFrameInfo info;
@@ -253,10 +254,13 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
     }
     if (m_mmu->CheckXoff(inPort, cls))
     {
+        NS_LOG_DEBUG(m_name << " XOFF to port " << inPort << " class " << +cls);
         m_counters.xoffSent++;
         m_pfcTrace(inPort, cls, true);
         RefreshPause(inPort, cls, false);
     }
+    NS_LOG_LOGIC(m_name << " forwards " << bytes << " B from port " << inPort << " to port " << out
+                        << ", class " << +cls);
     m_counters.forwarded++;
     m_forwardTrace(p, inPort, out, cls);
     // ECT(0)/ECT(1) frames may be marked at egress; Not-ECT never.
@@ -267,6 +271,7 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
 void
 FabricSwitch::RefreshPause(uint32_t port, uint8_t cls, bool refresh)
 {
+    NS_LOG_FUNCTION(this << port << +cls << refresh);
     // Send (or re-send) XOFF and keep it alive: a pause that is not refreshed
     // expires at the upstream port after its quanta. A refresh that finds the
     // ingress drained resumes instead.
@@ -294,6 +299,7 @@ void
 FabricSwitch::SendXon(uint32_t port, uint8_t cls)
 {
     m_refresh[port][cls].Cancel();
+    NS_LOG_DEBUG(m_name << " XON to port " << port << " class " << +cls);
     m_counters.xonSent++;
     m_pfcTrace(port, cls, false);
     m_ports[port]->SendPfc(cls, 0);
@@ -302,6 +308,7 @@ FabricSwitch::SendXon(uint32_t port, uint8_t cls)
 void
 FabricSwitch::OnDequeue(FabricNetDevice* dev, Ptr<Packet> p, uint8_t cls, uint32_t tag)
 {
+    NS_LOG_FUNCTION(this << dev << p << +cls << tag);
     const uint32_t inPort = tag & kPortTagMask;
     m_mmu->Release(inPort, cls, p->GetSize());
     if (m_mmu->CheckXon(inPort, cls))
@@ -324,6 +331,8 @@ FabricSwitch::OnDequeue(FabricNetDevice* dev, Ptr<Packet> p, uint8_t cls, uint32
         const double prob = m_mmu->MarkProbability(dev->GetQueueBytes(cls));
         if (prob > 0.0 && (prob >= 1.0 || m_uniform->GetValue() < prob))
         {
+            NS_LOG_LOGIC(m_name << " CE mark at port " << dev->GetPortIndex() << ", class " << +cls
+                                << ", probability " << prob);
             SetIpv4Ecn(p, 3);
             m_counters.ecnMarked++;
         }

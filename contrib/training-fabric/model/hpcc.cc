@@ -81,6 +81,7 @@ RdmaCcHpcc::NeedsInt() const
 void
 RdmaCcHpcc::Init(RdmaQueuePair& qp)
 {
+    NS_LOG_FUNCTION(this << &qp);
     m_T = qp.GetBaseRtt().GetSeconds();
     if (m_T <= 0)
     {
@@ -110,6 +111,7 @@ RdmaCcHpcc::SetWindowAndRate(RdmaQueuePair& qp, double w)
 void
 RdmaCcHpcc::OnAck(RdmaQueuePair& qp, const RdmaAckInfo& ack)
 {
+    NS_LOG_FUNCTION(this << &qp << ack.ackedPsn << ack.nIntHops);
     if (ack.nIntHops == 0)
     {
         return;
@@ -180,6 +182,8 @@ RdmaCcHpcc::OnAck(RdmaQueuePair& qp, const RdmaAckInfo& ack)
     {
         m_lastUpdateSeq = qp.GetNextPsn();
     }
+    NS_LOG_LOGIC("qp " << qp.GetQpn() << ": U " << m_u << ", stage " << m_incStage << ", Wc "
+                       << m_wc << " B, W " << w << " B");
     SetWindowAndRate(qp, w);
 }
 

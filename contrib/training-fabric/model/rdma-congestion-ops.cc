@@ -91,6 +91,7 @@ RdmaCcNone::Fork()
 void
 RdmaCcNone::Init(RdmaQueuePair& qp)
 {
+    NS_LOG_FUNCTION(this << &qp);
     qp.SetRate(qp.GetLineRate());
     qp.SetWindow(0);
 }

@@ -26,8 +26,8 @@ NS_OBJECT_ENSURE_REGISTERED(RdmaNic);
 
 namespace
 {
-constexpr uint32_t kPsnMask = 0xffffff; //!< PSNs are 24 bits on the wire
-constexpr uint32_t kPsnHalf = 0x800000; //!< half the PSN space: ahead vs behind
+using roce::kPsnHalf;
+using roce::kPsnMask;
 
 /// Linux rdma_calc_flow_label() followed by rdma_flow_label_to_udp_sport().
 uint16_t
@@ -134,12 +134,14 @@ RdmaNic::~RdmaNic() = default;
 void
 RdmaNic::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_wakeEvent.Cancel();
     for (auto& qp : m_sendQps)
     {
         qp->Dispose();
     }
     m_sendQps.clear();
+    m_isActive.clear();
     m_recvQps.clear();
     m_active.clear();
     m_dev = nullptr;
@@ -149,6 +151,7 @@ RdmaNic::DoDispose()
 void
 RdmaNic::Setup(Ptr<FabricNetDevice> dev, uint32_t hostId)
 {
+    NS_LOG_FUNCTION(this << dev << hostId);
     m_dev = dev;
     m_hostId = hostId;
     m_ip = Ipv4Address(fabric::HostIp(hostId));
@@ -242,34 +245,42 @@ RdmaNic::GetCounters() const
 Ptr<RdmaQueuePair>
 RdmaNic::Connect(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, uint8_t cls, uint16_t srcPort)
 {
+    NS_LOG_FUNCTION(src << dst << +cls << srcPort);
     NS_ABORT_MSG_IF(cls > 7, "RdmaNic::Connect: class " << +cls << " is not 0..7");
     NS_ABORT_MSG_IF(src == dst, "RdmaNic::Connect: a QP needs two different hosts");
-    Ptr<RdmaQueuePair> qp = CreateObject<RdmaQueuePair>();
-    qp->m_nic = PeekPointer(src);
-    qp->m_qpn = static_cast<uint32_t>(src->m_sendQps.size());
-    qp->m_peerQpn = static_cast<uint32_t>(dst->m_recvQps.size());
-    qp->m_srcHost = src->m_hostId;
-    qp->m_dstHost = dst->m_hostId;
+    RdmaQueuePair::Config c;
+    c.nic = PeekPointer(src);
+    c.qpn = static_cast<uint32_t>(src->m_sendQps.size());
+    c.peerQpn = static_cast<uint32_t>(dst->m_recvQps.size());
+    c.srcHost = src->m_hostId;
+    c.dstHost = dst->m_hostId;
     // QP numbers on the wire start at 2 (0 and 1 are the IB special QPs).
-    const uint32_t wireLocal = qp->m_qpn + 2;
-    const uint32_t wireRemote = qp->m_peerQpn + 2;
-    qp->m_srcPort = srcPort != 0 ? srcPort : LinuxUdpSourcePort(wireLocal, wireRemote);
-    qp->m_class = cls;
-    qp->m_mtu = src->m_mtu;
-    qp->m_lineRate = src->m_dev->GetDataRate();
-    qp->m_rate = qp->m_lineRate;
-    qp->m_builder = RoceFrameBuilder(src->m_mac,
-                                     dst->m_mac,
-                                     src->m_ip,
-                                     dst->m_ip,
-                                     qp->m_srcPort,
-                                     static_cast<uint8_t>(cls * 8),
-                                     wireRemote);
+    const uint32_t wireLocal = c.qpn + 2;
+    const uint32_t wireRemote = c.peerQpn + 2;
+    c.srcPort = srcPort != 0 ? srcPort : LinuxUdpSourcePort(wireLocal, wireRemote);
+    c.cls = cls;
+    c.mtu = src->m_mtu;
+    c.lineRate = src->m_dev->GetDataRate();
+    c.rto = src->m_rto;
+    c.ecnCapable = src->m_ecnCapable;
+    c.builder = RoceFrameBuilder(src->m_mac,
+                                 dst->m_mac,
+                                 src->m_ip,
+                                 dst->m_ip,
+                                 c.srcPort,
+                                 static_cast<uint8_t>(cls * 8),
+                                 wireRemote);
     ObjectFactory f = src->m_ccAttributes;
     f.SetTypeId(src->m_ccType);
     Ptr<RdmaCongestionOps> proto = f.Create<RdmaCongestionOps>();
-    qp->m_cc = proto->Fork();
+    c.cc = proto->Fork();
+    c.ready = MakeCallback(&RdmaNic::Activate, PeekPointer(src));
+    c.acked = MakeCallback(&RdmaNic::MessageAcked, PeekPointer(src));
+    const uint16_t udpSrcPort = c.srcPort;
+    Ptr<RdmaQueuePair> qp = CreateObject<RdmaQueuePair>();
+    qp->Setup(std::move(c));
     src->m_sendQps.push_back(qp);
+    src->m_isActive.push_back(false);
 
     RecvQp r;
     r.peerHost = src->m_hostId;
@@ -278,7 +289,7 @@ RdmaNic::Connect(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, uint8_t cls, uint16_t srcPo
                                     src->m_mac,
                                     dst->m_ip,
                                     src->m_ip,
-                                    qp->m_srcPort,
+                                    udpSrcPort,
                                     static_cast<uint8_t>(dst->m_ackClass * 8),
                                     wireLocal);
     dst->m_recvQps.push_back(std::move(r));
@@ -288,108 +299,27 @@ RdmaNic::Connect(Ptr<RdmaNic> src, Ptr<RdmaNic> dst, uint8_t cls, uint16_t srcPo
 uint64_t
 RdmaNic::PostSend(Ptr<RdmaQueuePair> qp, uint64_t bytes)
 {
-    NS_ABORT_MSG_IF(bytes == 0, "RdmaNic::PostSend: a message carries at least one byte");
-    NS_ABORT_MSG_IF(qp->m_nic != this, "RdmaNic::PostSend: QP belongs to another NIC");
-    RdmaQueuePair::Message m;
-    m.seq = qp->m_nextMsgSeq++;
-    m.bytes = bytes;
-    m.firstPsn = qp->m_postedEndPsn;
-    m.endPsn = m.firstPsn + (bytes + m_mtu - 1) / m_mtu;
-    m.firstByte = qp->m_postedBytes;
-    qp->m_msgs.push_back(m);
-    qp->m_postedEndPsn = m.endPsn;
-    qp->m_postedBytes += bytes;
-    if (qp->m_msgs.size() == 1)
-    {
-        qp->m_lastProgress = Simulator::Now();
-    }
-    if (!qp->m_ccStarted)
-    {
-        // The algorithm starts with the first message, so that what the
-        // owner set after Connect() (the base RTT) is known to it.
-        qp->m_ccStarted = true;
-        qp->m_int = qp->m_cc->NeedsInt();
-        qp->m_cc->Init(*qp);
-    }
-    Activate(*qp);
-    return m.seq;
+    NS_LOG_FUNCTION(this << qp << bytes);
+    NS_ABORT_MSG_IF(qp->GetNic() != this, "RdmaNic::PostSend: QP belongs to another NIC");
+    return qp->Post(bytes);
 }
 
 void
 RdmaNic::Activate(RdmaQueuePair& qp)
 {
-    if (!qp.m_active && qp.m_sndNxt < qp.m_postedEndPsn)
+    const uint32_t qpn = qp.GetQpn();
+    if (!m_isActive[qpn] && qp.HasDataToSend())
     {
-        qp.m_active = true;
+        m_isActive[qpn] = true;
         m_active.push_back(&qp);
     }
     m_dev->TryTransmit();
 }
 
-Ptr<Packet>
-RdmaNic::BuildDataPacket(RdmaQueuePair& qp)
+void
+RdmaNic::MessageAcked(Ptr<RdmaQueuePair> qp, uint64_t seq, uint64_t bytes)
 {
-    const uint64_t psn = qp.m_sndNxt;
-    while (qp.m_sendIdx < qp.m_msgs.size() && psn >= qp.m_msgs[qp.m_sendIdx].endPsn)
-    {
-        qp.m_sendIdx++;
-    }
-    NS_ASSERT(qp.m_sendIdx < qp.m_msgs.size());
-    const RdmaQueuePair::Message& m = qp.m_msgs[qp.m_sendIdx];
-    const uint64_t offset = (psn - m.firstPsn) * m_mtu;
-    const uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(m_mtu, m.bytes - offset));
-    const bool first = (psn == m.firstPsn);
-    const bool last = (psn + 1 == m.endPsn);
-    uint8_t opcode;
-    if (first && last)
-    {
-        opcode = roce::kOpSendOnly;
-    }
-    else if (first)
-    {
-        opcode = roce::kOpSendFirst;
-    }
-    else if (last)
-    {
-        opcode = roce::kOpSendLast;
-    }
-    else
-    {
-        opcode = roce::kOpSendMiddle;
-    }
-    // An empty INT shim (no hops yet, room for kIntMaxHops) when the
-    // algorithm wants telemetry.
-    static const uint8_t kEmptyShim[roce::kIntShimBytes] = {0, roce::kIntMaxHops, 0, 0};
-    Ptr<Packet> p = qp.m_builder.Build(opcode,
-                                       static_cast<uint32_t>(psn & kPsnMask),
-                                       last,
-                                       payload,
-                                       m_ecnCapable ? 2 : 0,
-                                       nullptr,
-                                       false,
-                                       qp.m_int ? kEmptyShim : nullptr,
-                                       qp.m_int ? roce::kIntShimBytes : 0);
-    if (psn < qp.m_highestSent)
-    {
-        qp.m_retransmits++;
-    }
-    else
-    {
-        qp.m_sendTimes.emplace_back(psn, Simulator::Now());
-        qp.m_highestSent = psn + 1;
-    }
-    qp.m_sndNxt = psn + 1;
-    // Pacing: the next packet of this QP may start one line-time of this
-    // packet at the QP's rate later (line bytes, so that rate = line rate
-    // means back to back).
-    const uint64_t bps = qp.m_rate.Get().GetBitRate();
-    const unsigned __int128 bits =
-        static_cast<unsigned __int128>(roce::WireBytes(p->GetSize())) * 8;
-    qp.m_nextTxPs = NowPs() + static_cast<uint64_t>(bits * 1000000000000ULL / bps);
-    m_counters.dataTx++;
-    qp.m_cc->OnSent(qp, payload);
-    ArmRto(qp);
-    return p;
+    m_msgCompleteTrace(qp, seq, bytes);
 }
 
 Ptr<Packet>
@@ -402,27 +332,25 @@ RdmaNic::Pull(uint8_t mask, uint8_t& cls)
     {
         const std::size_t idx = (m_rr + i) % n;
         RdmaQueuePair& qp = *m_active[idx];
-        if (qp.m_sndNxt >= qp.m_postedEndPsn || !((mask >> qp.m_class) & 1))
+        if (!qp.HasDataToSend() || !((mask >> qp.GetClass()) & 1) || !qp.IsWindowOpen())
         {
             continue;
         }
-        const uint64_t window = qp.m_window.Get();
-        if (window > 0 && qp.GetBytesInFlight() >= window)
+        if (qp.GetNextTxPs() > now)
         {
-            continue;
-        }
-        if (qp.m_nextTxPs > now)
-        {
-            earliest = std::min(earliest, qp.m_nextTxPs);
+            earliest = std::min(earliest, qp.GetNextTxPs());
             continue;
         }
         m_rr = idx + 1;
-        cls = qp.m_class;
-        Ptr<Packet> p = BuildDataPacket(qp);
-        if (qp.m_sndNxt >= qp.m_postedEndPsn)
+        cls = qp.GetClass();
+        Ptr<Packet> p = qp.SendNext();
+        m_counters.dataTx++;
+        NS_LOG_LOGIC("host " << m_hostId << " qp " << qp.GetQpn() << " sends psn "
+                             << qp.GetNextPsn() - 1 << " (" << p->GetSize() << " B)");
+        if (!qp.HasDataToSend())
         {
             // Nothing left to send: leave the active list (order preserved).
-            qp.m_active = false;
+            m_isActive[qp.GetQpn()] = false;
             m_active.erase(m_active.begin() + idx);
             if (m_rr > idx)
             {
@@ -456,56 +384,9 @@ RdmaNic::Wake()
 }
 
 void
-RdmaNic::ArmRto(RdmaQueuePair& qp)
-{
-    if (!qp.m_rtoEvent.IsRunning())
-    {
-        qp.m_rtoEvent = Simulator::Schedule(qp.m_lastProgress + m_rto - Simulator::Now(),
-                                            &RdmaNic::RtoExpired,
-                                            this,
-                                            qp.m_qpn);
-    }
-}
-
-void
-RdmaNic::RtoExpired(uint32_t qpn)
-{
-    RdmaQueuePair& qp = *m_sendQps[qpn];
-    if (qp.m_sndUna >= qp.m_sndNxt && qp.m_sndUna >= qp.m_postedEndPsn)
-    {
-        return; // nothing outstanding
-    }
-    const Time deadline = qp.m_lastProgress + m_rto;
-    if (Simulator::Now() < deadline)
-    {
-        // Progress since the timer was set: sleep until the new deadline
-        // (one event per RTO period instead of one per ACK).
-        qp.m_rtoEvent =
-            Simulator::Schedule(deadline - Simulator::Now(), &RdmaNic::RtoExpired, this, qpn);
-        return;
-    }
-    NS_LOG_LOGIC("host " << m_hostId << " qp " << qpn << " timeout at psn " << qp.m_sndUna);
-    qp.m_timeouts++;
-    qp.m_lastProgress = Simulator::Now();
-    qp.m_cc->OnTimeout(qp);
-    GoBackN(qp, qp.m_sndUna);
-    qp.m_rtoEvent = Simulator::Schedule(m_rto, &RdmaNic::RtoExpired, this, qpn);
-}
-
-void
-RdmaNic::GoBackN(RdmaQueuePair& qp, uint64_t psn)
-{
-    qp.m_sndNxt = psn;
-    qp.m_sendIdx = qp.FindMessage(psn);
-    // Karn: no RTT sample from packets that may be sent twice.
-    qp.m_sendTimes.clear();
-    qp.m_nextTxPs = NowPs();
-    Activate(qp);
-}
-
-void
 RdmaNic::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
 {
+    NS_LOG_FUNCTION(this << dev << p);
     RoceFrameInfo info;
     if (!ParseRoceFrame(*p, info))
     {
@@ -520,8 +401,9 @@ RdmaNic::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
         const uint32_t qpn = info.destQp - 2;
         if (qpn < m_sendQps.size())
         {
+            NS_LOG_LOGIC("host " << m_hostId << " qp " << qpn << ": CNP");
             m_counters.cnpRx++;
-            m_sendQps[qpn]->m_cc->OnCnp(*m_sendQps[qpn]);
+            m_sendQps[qpn]->ReceiveCnp();
         }
         else
         {
@@ -551,6 +433,8 @@ RdmaNic::ReceiveData(const RoceFrameInfo& info, const Packet& p)
         const Time now = Simulator::Now();
         if (!r.cnpSent || now - r.lastCnp >= m_cnpInterval)
         {
+            NS_LOG_DEBUG("host " << m_hostId << " responder qp " << rqpn << ": CE, CNP to host "
+                                 << r.peerHost);
             r.cnpSent = true;
             r.lastCnp = now;
             m_counters.cnpTx++;
@@ -585,17 +469,20 @@ RdmaNic::ReceiveData(const RoceFrameInfo& info, const Packet& p)
             const uint64_t seq = r.msgSeq++;
             const uint64_t bytes = r.msgBytes;
             r.msgBytes = 0;
+            NS_LOG_DEBUG("host " << m_hostId << " responder qp " << rqpn << ": message " << seq
+                                 << " of " << bytes << " B received");
             m_msgReceivedTrace(r.peerHost, rqpn, seq, bytes);
-            Ptr<RdmaQueuePair> req = r.requester;
-            if (req && !req->m_recvComplete.IsNull())
+            if (r.requester)
             {
-                req->m_recvComplete(req, seq, bytes);
+                r.requester->NotifyReceived(seq, bytes);
             }
         }
     }
     else if (diff < kPsnHalf)
     {
         // A gap: the expected packet was lost. One NAK per gap.
+        NS_LOG_LOGIC("host " << m_hostId << " responder qp " << rqpn << ": psn " << info.psn
+                             << " beyond expected " << r.expectedPsn);
         m_counters.outOfOrder++;
         if (!r.nakSent)
         {
@@ -606,6 +493,8 @@ RdmaNic::ReceiveData(const RoceFrameInfo& info, const Packet& p)
     else
     {
         // Already received (a go-back-N resend): re-acknowledge what we have.
+        NS_LOG_LOGIC("host " << m_hostId << " responder qp " << rqpn << ": duplicate psn "
+                             << info.psn);
         m_counters.duplicates++;
         SendAck(rqpn, (r.expectedPsn - 1) & kPsnMask, false);
     }
@@ -614,6 +503,7 @@ RdmaNic::ReceiveData(const RoceFrameInfo& info, const Packet& p)
 void
 RdmaNic::SendAck(uint32_t rqpn, uint32_t psn, bool nak)
 {
+    NS_LOG_FUNCTION(this << rqpn << psn << nak);
     RecvQp& r = m_recvQps[rqpn];
     AethHeader aeth;
     if (nak)
@@ -644,102 +534,24 @@ RdmaNic::SendAck(uint32_t rqpn, uint32_t psn, bool nak)
 void
 RdmaNic::ReceiveAck(const RoceFrameInfo& info, const Packet& p)
 {
-    const bool becn = info.becn;
     const uint32_t qpn = info.destQp - 2;
     if (qpn >= m_sendQps.size())
     {
         m_counters.unknownQp++;
         return;
     }
-    RdmaQueuePair& qp = *m_sendQps[qpn];
     const bool nak = (info.aethSyndrome & 0x60) == 0x60;
-    // Unwrap the 24-bit PSN against the first unacknowledged PSN.
-    const uint32_t delta = (info.psn - static_cast<uint32_t>(qp.m_sndUna & kPsnMask)) & kPsnMask;
-    uint64_t newUna;
     if (nak)
     {
         m_counters.naksRx++;
-        if (delta >= kPsnHalf)
-        {
-            return; // stale
-        }
-        newUna = qp.m_sndUna + delta; // the NAKed PSN was not received
     }
     else
     {
         m_counters.acksRx++;
-        if (delta >= kPsnHalf)
-        {
-            return; // duplicate of an older ACK (PSN = sndUna - 1)
-        }
-        newUna = qp.m_sndUna + delta + 1; // the ACKed PSN was received
     }
-    if (newUna > qp.m_highestSent)
-    {
-        return; // acknowledges something never sent: ignore
-    }
-    RdmaAckInfo ack;
-    ack.ecnEcho = becn;
     IntRecord hops[roce::kIntMaxHops];
-    if (info.hasInt)
-    {
-        ack.nIntHops = ReadIntRecords(p, info, hops, roce::kIntMaxHops);
-        ack.intHops = hops;
-    }
-    if (newUna > qp.m_sndUna)
-    {
-        const uint64_t oldBytes = qp.PsnToByte(qp.m_sndUna);
-        qp.m_sndUna = newUna;
-        if (qp.m_sndNxt < newUna)
-        {
-            qp.m_sndNxt = newUna;
-        }
-        qp.m_lastProgress = Simulator::Now();
-        while (!qp.m_sendTimes.empty() && qp.m_sendTimes.front().first < newUna)
-        {
-            if (qp.m_sendTimes.front().first + 1 == newUna)
-            {
-                ack.rtt = Simulator::Now() - qp.m_sendTimes.front().second;
-                qp.m_lastRtt = ack.rtt;
-            }
-            qp.m_sendTimes.pop_front();
-        }
-        ack.newlyAckedBytes = qp.PsnToByte(newUna) - oldBytes;
-        // Complete the messages wholly acknowledged.
-        Ptr<RdmaQueuePair> self = &qp;
-        while (!qp.m_msgs.empty() && qp.m_msgs.front().endPsn <= newUna)
-        {
-            const RdmaQueuePair::Message m = qp.m_msgs.front();
-            qp.m_msgs.pop_front();
-            if (qp.m_sendIdx > 0)
-            {
-                qp.m_sendIdx--;
-            }
-            m_msgCompleteTrace(self, m.seq, m.bytes);
-            if (!qp.m_sendComplete.IsNull())
-            {
-                qp.m_sendComplete(self, m.seq);
-            }
-        }
-    }
-    ack.ackedPsn = qp.m_sndUna;
-    if (nak)
-    {
-        qp.m_cc->OnNak(qp);
-        GoBackN(qp, qp.m_sndUna);
-    }
-    else
-    {
-        qp.m_cc->OnAck(qp, ack);
-        if (qp.m_window.Get() > 0)
-        {
-            m_dev->TryTransmit(); // the window may have opened
-        }
-    }
-    if (qp.IsIdle())
-    {
-        qp.m_rtoEvent.Cancel();
-    }
+    const uint32_t nHops = info.hasInt ? ReadIntRecords(p, info, hops, roce::kIntMaxHops) : 0;
+    m_sendQps[qpn]->ReceiveAck(info.psn, nak, info.becn, info.hasInt ? hops : nullptr, nHops);
 }
 
 } // namespace ns3

@@ -121,15 +121,14 @@ class RdmaNic : public Object
     void DoDispose() override;
     void Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p);
     Ptr<Packet> Pull(uint8_t mask, uint8_t& cls);
-    Ptr<Packet> BuildDataPacket(RdmaQueuePair& qp);
+    /// Put \p qp on the active list if it has packets to send; try the port.
     void Activate(RdmaQueuePair& qp);
+    /// Fire the MessageComplete trace (the QPs' acknowledgement callback).
+    void MessageAcked(Ptr<RdmaQueuePair> qp, uint64_t seq, uint64_t bytes);
     void Wake();
     void ReceiveData(const RoceFrameInfo& info, const Packet& p);
     void ReceiveAck(const RoceFrameInfo& info, const Packet& p);
     void SendAck(uint32_t rqpn, uint32_t psn, bool nak);
-    void ArmRto(RdmaQueuePair& qp);
-    void RtoExpired(uint32_t qpn);
-    void GoBackN(RdmaQueuePair& qp, uint64_t psn);
 
     /// Responder state of one QP.
     struct RecvQp
@@ -166,6 +165,7 @@ class RdmaNic : public Object
     std::vector<Ptr<RdmaQueuePair>> m_sendQps; //!< by local QPN
     std::vector<RecvQp> m_recvQps;             //!< by local QPN of the responder half
     std::vector<RdmaQueuePair*> m_active;      //!< QPs with packets to send
+    std::vector<bool> m_isActive;              //!< by local QPN: in m_active
     std::size_t m_rr{0};
     EventId m_wakeEvent;
     uint64_t m_wakePs{0};

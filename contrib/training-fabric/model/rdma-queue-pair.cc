@@ -4,8 +4,12 @@
 #include "rdma-queue-pair.h"
 
 #include "rdma-congestion-ops.h"
+#include "rdma-nic.h"
 
+#include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
 
 #include <algorithm>
 
@@ -14,6 +18,18 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("RdmaQueuePair");
 NS_OBJECT_ENSURE_REGISTERED(RdmaQueuePair);
+
+namespace
+{
+using roce::kPsnHalf;
+using roce::kPsnMask;
+
+inline uint64_t
+NowPs()
+{
+    return static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+}
+} // namespace
 
 TypeId
 RdmaQueuePair::GetTypeId()
@@ -39,58 +55,61 @@ RdmaQueuePair::~RdmaQueuePair() = default;
 void
 RdmaQueuePair::DoDispose()
 {
+    NS_LOG_FUNCTION(this);
     m_rtoEvent.Cancel();
-    if (m_cc)
+    if (m_cfg.cc)
     {
-        m_cc->Stop();
+        m_cfg.cc->Stop();
     }
-    m_cc = nullptr;
-    m_nic = nullptr;
+    m_cfg = Config();
     m_sendComplete = SendCompleteCallback();
     m_recvComplete = RecvCompleteCallback();
     Object::DoDispose();
 }
 
+void
+RdmaQueuePair::Setup(Config config)
+{
+    NS_LOG_FUNCTION(this << config.qpn << config.srcHost << config.dstHost << +config.cls);
+    m_cfg = std::move(config);
+    m_rate = m_cfg.lineRate;
+}
+
 uint32_t
 RdmaQueuePair::GetQpn() const
 {
-    return m_qpn;
+    return m_cfg.qpn;
 }
 
 uint32_t
 RdmaQueuePair::GetPeerQpn() const
 {
-    return m_peerQpn;
+    return m_cfg.peerQpn;
 }
 
 uint32_t
 RdmaQueuePair::GetSrcHost() const
 {
-    return m_srcHost;
+    return m_cfg.srcHost;
 }
 
 uint32_t
 RdmaQueuePair::GetDstHost() const
 {
-    return m_dstHost;
+    return m_cfg.dstHost;
 }
 
 uint16_t
 RdmaQueuePair::GetSrcPort() const
 {
-    return m_srcPort;
-}
-
-uint8_t
-RdmaQueuePair::GetClass() const
-{
-    return m_class;
+    return m_cfg.srcPort;
 }
 
 void
 RdmaQueuePair::SetRate(DataRate rate)
 {
-    m_rate = std::min(rate, m_lineRate);
+    m_rate = std::min(rate, m_cfg.lineRate);
+    NS_LOG_LOGIC("qp " << m_cfg.qpn << " rate " << m_rate.Get());
 }
 
 DataRate
@@ -103,6 +122,7 @@ void
 RdmaQueuePair::SetWindow(uint64_t bytes)
 {
     m_window = bytes;
+    NS_LOG_LOGIC("qp " << m_cfg.qpn << " window " << bytes << " B");
 }
 
 uint64_t
@@ -114,7 +134,7 @@ RdmaQueuePair::GetWindow() const
 DataRate
 RdmaQueuePair::GetLineRate() const
 {
-    return m_lineRate;
+    return m_cfg.lineRate;
 }
 
 Time
@@ -132,13 +152,19 @@ RdmaQueuePair::SetBaseRtt(Time rtt)
 uint32_t
 RdmaQueuePair::GetMtu() const
 {
-    return m_mtu;
+    return m_cfg.mtu;
+}
+
+Ptr<RdmaNic>
+RdmaQueuePair::GetNic() const
+{
+    return m_cfg.nic;
 }
 
 Ptr<RdmaCongestionOps>
 RdmaQueuePair::GetCongestionOps() const
 {
-    return m_cc;
+    return m_cfg.cc;
 }
 
 std::size_t
@@ -165,7 +191,7 @@ RdmaQueuePair::PsnToByte(uint64_t psn) const
         return m_postedBytes;
     }
     const Message& m = m_msgs[i];
-    return m.firstByte + std::min(m.bytes, (psn - m.firstPsn) * m_mtu);
+    return m.firstByte + std::min(m.bytes, (psn - m.firstPsn) * m_cfg.mtu);
 }
 
 uint64_t
@@ -232,6 +258,254 @@ void
 RdmaQueuePair::SetRecvCompleteCallback(RecvCompleteCallback cb)
 {
     m_recvComplete = cb;
+}
+
+uint64_t
+RdmaQueuePair::Post(uint64_t bytes)
+{
+    NS_LOG_FUNCTION(this << bytes);
+    NS_ABORT_MSG_IF(!m_cfg.cc, "RdmaQueuePair::Post: QP not connected (RdmaNic::Connect)");
+    NS_ABORT_MSG_IF(bytes == 0, "RdmaQueuePair::Post: a message carries at least one byte");
+    const uint32_t mtu = m_cfg.mtu;
+    Message m;
+    m.seq = m_nextMsgSeq++;
+    m.bytes = bytes;
+    m.firstPsn = m_postedEndPsn;
+    m.endPsn = m.firstPsn + (bytes + mtu - 1) / mtu;
+    m.firstByte = m_postedBytes;
+    m_msgs.push_back(m);
+    m_postedEndPsn = m.endPsn;
+    m_postedBytes += bytes;
+    NS_LOG_DEBUG("qp " << m_cfg.qpn << " message " << m.seq << ": psn " << m.firstPsn << ".."
+                       << m.endPsn - 1);
+    if (m_msgs.size() == 1)
+    {
+        m_lastProgress = Simulator::Now();
+    }
+    if (!m_ccStarted)
+    {
+        m_ccStarted = true;
+        m_int = m_cfg.cc->NeedsInt();
+        m_cfg.cc->Init(*this);
+    }
+    m_cfg.ready(*this);
+    return m.seq;
+}
+
+Ptr<Packet>
+RdmaQueuePair::SendNext()
+{
+    NS_LOG_FUNCTION(this << m_sndNxt);
+    const uint64_t psn = m_sndNxt;
+    while (m_sendIdx < m_msgs.size() && psn >= m_msgs[m_sendIdx].endPsn)
+    {
+        m_sendIdx++;
+    }
+    NS_ASSERT(m_sendIdx < m_msgs.size());
+    const Message& m = m_msgs[m_sendIdx];
+    const uint32_t mtu = m_cfg.mtu;
+    const uint64_t offset = (psn - m.firstPsn) * mtu;
+    const uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(mtu, m.bytes - offset));
+    const bool first = (psn == m.firstPsn);
+    const bool last = (psn + 1 == m.endPsn);
+    uint8_t opcode;
+    if (first && last)
+    {
+        opcode = roce::kOpSendOnly;
+    }
+    else if (first)
+    {
+        opcode = roce::kOpSendFirst;
+    }
+    else if (last)
+    {
+        opcode = roce::kOpSendLast;
+    }
+    else
+    {
+        opcode = roce::kOpSendMiddle;
+    }
+    // An empty INT shim (no hops yet, room for kIntMaxHops) when the
+    // algorithm wants telemetry.
+    static const uint8_t kEmptyShim[roce::kIntShimBytes] = {0, roce::kIntMaxHops, 0, 0};
+    Ptr<Packet> p = m_cfg.builder.Build(opcode,
+                                        static_cast<uint32_t>(psn & kPsnMask),
+                                        last,
+                                        payload,
+                                        m_cfg.ecnCapable ? 2 : 0,
+                                        nullptr,
+                                        false,
+                                        m_int ? kEmptyShim : nullptr,
+                                        m_int ? roce::kIntShimBytes : 0);
+    if (psn < m_highestSent)
+    {
+        m_retransmits++;
+        NS_LOG_LOGIC("qp " << m_cfg.qpn << " resends psn " << psn);
+    }
+    else
+    {
+        m_sendTimes.emplace_back(psn, Simulator::Now());
+        m_highestSent = psn + 1;
+    }
+    m_sndNxt = psn + 1;
+    // Pacing: the next packet of this QP may start one line-time of this
+    // packet at the QP's rate later (line bytes, so that rate = line rate
+    // means back to back).
+    const uint64_t bps = m_rate.Get().GetBitRate();
+    const unsigned __int128 bits =
+        static_cast<unsigned __int128>(roce::WireBytes(p->GetSize())) * 8;
+    m_nextTxPs = NowPs() + static_cast<uint64_t>(bits * 1000000000000ULL / bps);
+    m_cfg.cc->OnSent(*this, payload);
+    ArmRto();
+    return p;
+}
+
+void
+RdmaQueuePair::ArmRto()
+{
+    if (!m_rtoEvent.IsRunning())
+    {
+        m_rtoEvent = Simulator::Schedule(m_lastProgress + m_cfg.rto - Simulator::Now(),
+                                         &RdmaQueuePair::RtoExpired,
+                                         this);
+    }
+}
+
+void
+RdmaQueuePair::RtoExpired()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_sndUna >= m_sndNxt && m_sndUna >= m_postedEndPsn)
+    {
+        return; // nothing outstanding
+    }
+    const Time deadline = m_lastProgress + m_cfg.rto;
+    if (Simulator::Now() < deadline)
+    {
+        // Progress since the timer was set: sleep until the new deadline
+        // (one event per RTO period instead of one per ACK).
+        m_rtoEvent =
+            Simulator::Schedule(deadline - Simulator::Now(), &RdmaQueuePair::RtoExpired, this);
+        return;
+    }
+    NS_LOG_LOGIC("host " << m_cfg.srcHost << " qp " << m_cfg.qpn << " timeout at psn " << m_sndUna);
+    m_timeouts++;
+    m_lastProgress = Simulator::Now();
+    m_cfg.cc->OnTimeout(*this);
+    GoBackN(m_sndUna);
+    m_rtoEvent = Simulator::Schedule(m_cfg.rto, &RdmaQueuePair::RtoExpired, this);
+}
+
+void
+RdmaQueuePair::GoBackN(uint64_t psn)
+{
+    NS_LOG_FUNCTION(this << psn);
+    m_sndNxt = psn;
+    m_sendIdx = FindMessage(psn);
+    // Karn: no RTT sample from packets that may be sent twice.
+    m_sendTimes.clear();
+    m_nextTxPs = NowPs();
+    m_cfg.ready(*this);
+}
+
+void
+RdmaQueuePair::ReceiveAck(uint32_t psn,
+                          bool nak,
+                          bool ecnEcho,
+                          const IntRecord* hops,
+                          uint32_t nHops)
+{
+    NS_LOG_FUNCTION(this << psn << nak << ecnEcho);
+    // Unwrap the 24-bit PSN against the first unacknowledged PSN.
+    const uint32_t delta = (psn - static_cast<uint32_t>(m_sndUna & kPsnMask)) & kPsnMask;
+    if (delta >= kPsnHalf)
+    {
+        // A stale NAK, or the duplicate of an older ACK (PSN = sndUna - 1).
+        return;
+    }
+    // The NAKed PSN was not received; the ACKed PSN was.
+    const uint64_t newUna = m_sndUna + delta + (nak ? 0 : 1);
+    if (newUna > m_highestSent)
+    {
+        return; // acknowledges something never sent: ignore
+    }
+    RdmaAckInfo ack;
+    ack.ecnEcho = ecnEcho;
+    ack.intHops = hops;
+    ack.nIntHops = nHops;
+    if (newUna > m_sndUna)
+    {
+        const uint64_t oldBytes = PsnToByte(m_sndUna);
+        m_sndUna = newUna;
+        if (m_sndNxt < newUna)
+        {
+            m_sndNxt = newUna;
+        }
+        m_lastProgress = Simulator::Now();
+        while (!m_sendTimes.empty() && m_sendTimes.front().first < newUna)
+        {
+            if (m_sendTimes.front().first + 1 == newUna)
+            {
+                ack.rtt = Simulator::Now() - m_sendTimes.front().second;
+                m_lastRtt = ack.rtt;
+            }
+            m_sendTimes.pop_front();
+        }
+        ack.newlyAckedBytes = PsnToByte(newUna) - oldBytes;
+        // Complete the messages wholly acknowledged.
+        Ptr<RdmaQueuePair> self = this;
+        while (!m_msgs.empty() && m_msgs.front().endPsn <= newUna)
+        {
+            const Message m = m_msgs.front();
+            m_msgs.pop_front();
+            if (m_sendIdx > 0)
+            {
+                m_sendIdx--;
+            }
+            NS_LOG_DEBUG("qp " << m_cfg.qpn << " message " << m.seq << " acknowledged");
+            m_cfg.acked(self, m.seq, m.bytes);
+            if (!m_sendComplete.IsNull())
+            {
+                m_sendComplete(self, m.seq);
+            }
+        }
+    }
+    ack.ackedPsn = m_sndUna;
+    if (nak)
+    {
+        NS_LOG_LOGIC("qp " << m_cfg.qpn << " NAK: back to psn " << m_sndUna);
+        m_cfg.cc->OnNak(*this);
+        GoBackN(m_sndUna);
+    }
+    else
+    {
+        m_cfg.cc->OnAck(*this, ack);
+        if (m_window.Get() > 0)
+        {
+            m_cfg.ready(*this); // the window may have opened
+        }
+    }
+    if (IsIdle())
+    {
+        m_rtoEvent.Cancel();
+    }
+}
+
+void
+RdmaQueuePair::ReceiveCnp()
+{
+    NS_LOG_FUNCTION(this);
+    m_cfg.cc->OnCnp(*this);
+}
+
+void
+RdmaQueuePair::NotifyReceived(uint64_t seq, uint64_t bytes)
+{
+    NS_LOG_FUNCTION(this << seq << bytes);
+    if (!m_recvComplete.IsNull())
+    {
+        m_recvComplete(this, seq, bytes);
+    }
 }
 
 } // namespace ns3

@@ -21,6 +21,7 @@
 namespace ns3
 {
 
+class Packet;
 class RdmaCongestionOps;
 class RdmaNic;
 
@@ -33,6 +34,14 @@ class RdmaNic;
  * the rate and no further ahead than the window the congestion control sets,
  * and retransmitted go-back-N from the first unacknowledged PSN on a NAK or a
  * timeout. The responder half lives in the remote RdmaNic.
+ *
+ * The QP owns its sequence, go-back-N and retransmission state and drives its
+ * congestion control, as ns-3's TcpSocketBase owns its TcpSocketState and
+ * calls its TcpCongestionOps. The NIC owns what is shared between QPs: the
+ * wire (parsing, counters), the round-robin scheduler and the responder
+ * halves. It talks to the QP through the methods under "Sender state
+ * machine", and the QP answers through two callbacks set by Setup(): "I may
+ * have a packet to send" and "a message was fully acknowledged".
  */
 class RdmaQueuePair : public Object
 {
@@ -41,10 +50,37 @@ class RdmaQueuePair : public Object
     typedef Callback<void, Ptr<RdmaQueuePair>, uint64_t> SendCompleteCallback;
     /// Called when the responder has received a whole message: (qp, message sequence, bytes).
     typedef Callback<void, Ptr<RdmaQueuePair>, uint64_t, uint64_t> RecvCompleteCallback;
+    /// The QP may have a packet to send (posted, went back, window opened): schedule it.
+    typedef Callback<void, RdmaQueuePair&> ReadyCallback;
+    /// A message was fully acknowledged: (qp, message sequence number, bytes).
+    typedef Callback<void, Ptr<RdmaQueuePair>, uint64_t, uint64_t> AckedCallback;
+
+    /// What the NIC fixes when it connects the QP (RdmaNic::Connect).
+    struct Config
+    {
+        RdmaNic* nic{nullptr};     //!< the requester NIC (not owned)
+        uint32_t qpn{0};           //!< local QP number (index in the NIC)
+        uint32_t peerQpn{0};       //!< responder QP number in the remote NIC
+        uint32_t srcHost{0};       //!< requester host
+        uint32_t dstHost{0};       //!< responder host
+        uint16_t srcPort{0};       //!< UDP source port (ECMP entropy)
+        uint8_t cls{0};            //!< traffic class of the data packets
+        uint32_t mtu{4096};        //!< payload bytes per packet
+        DataRate lineRate;         //!< the port's rate (cap of the pacing rate)
+        Time rto;                  //!< retransmission timeout
+        bool ecnCapable{true};     //!< data packets are sent as ECT(0)
+        RoceFrameBuilder builder;  //!< headers of the data packets
+        Ptr<RdmaCongestionOps> cc; //!< this QP's congestion control
+        ReadyCallback ready;       //!< see ReadyCallback
+        AckedCallback acked;       //!< see AckedCallback
+    };
 
     static TypeId GetTypeId();
     RdmaQueuePair();
     ~RdmaQueuePair() override;
+
+    /// Bind the QP to its NIC and peer. Called once, by RdmaNic::Connect.
+    void Setup(Config config);
 
     // Identity
     uint32_t GetQpn() const;
@@ -52,7 +88,15 @@ class RdmaQueuePair : public Object
     uint32_t GetSrcHost() const;
     uint32_t GetDstHost() const;
     uint16_t GetSrcPort() const;
-    uint8_t GetClass() const;
+
+    /// \return the traffic class of the data packets (read per packet by the NIC's scheduler)
+    uint8_t GetClass() const
+    {
+        return m_cfg.cls;
+    }
+
+    /// \return the requester NIC
+    Ptr<RdmaNic> GetNic() const;
 
     // Control by the congestion-control algorithm
     /// Set the pacing rate (capped at line rate).
@@ -94,8 +138,55 @@ class RdmaQueuePair : public Object
     void SetSendCompleteCallback(SendCompleteCallback cb);
     void SetRecvCompleteCallback(RecvCompleteCallback cb);
 
+    // Sender state machine, driven by the NIC
+    /**
+     * Post a message of \p bytes (RdmaNic::PostSend checks and calls this).
+     * The congestion control starts with the first message, so that what the
+     * owner set after Connect() (the base RTT) is known to it.
+     * \return the message sequence number on this QP
+     */
+    uint64_t Post(uint64_t bytes);
+
+    /// \return true while posted packets remain unsent (from the go-back-N point)
+    bool HasDataToSend() const
+    {
+        return m_sndNxt < m_postedEndPsn;
+    }
+
+    /// \return true when the window (if any) lets one more packet out
+    bool IsWindowOpen() const
+    {
+        const uint64_t window = m_window.Get();
+        return window == 0 || GetBytesInFlight() < window;
+    }
+
+    /// \return the earliest time (ps) at which pacing lets the next packet out
+    uint64_t GetNextTxPs() const
+    {
+        return m_nextTxPs;
+    }
+
+    /**
+     * Build the next data packet (PSN GetNextPsn()) and advance: pacing, the
+     * RTT sample it may give, the congestion control's OnSent, the
+     * retransmission timer. Call only when HasDataToSend().
+     */
+    Ptr<Packet> SendNext();
+    /**
+     * An ACK or NAK (PSN sequence error) arrived for this QP.
+     * \param psn the 24-bit PSN it carries
+     * \param nak true for a NAK
+     * \param ecnEcho the BTH BECN bit
+     * \param hops the INT records echoed by the responder (or nullptr)
+     * \param nHops their number
+     */
+    void ReceiveAck(uint32_t psn, bool nak, bool ecnEcho, const IntRecord* hops, uint32_t nHops);
+    /// A congestion notification packet arrived for this QP.
+    void ReceiveCnp();
+    /// The responder received message \p seq of \p bytes: the receive-completion callback.
+    void NotifyReceived(uint64_t seq, uint64_t bytes);
+
   private:
-    friend class RdmaNic;
     void DoDispose() override;
 
     struct Message
@@ -111,18 +202,13 @@ class RdmaQueuePair : public Object
     uint64_t PsnToByte(uint64_t psn) const;
     /// Index in m_msgs of the message containing \p psn.
     std::size_t FindMessage(uint64_t psn) const;
+    /// Resend from \p psn on (go-back-N).
+    void GoBackN(uint64_t psn);
+    /// Start the retransmission timer unless it runs.
+    void ArmRto();
+    void RtoExpired();
 
-    RdmaNic* m_nic{nullptr};
-    uint32_t m_qpn{0};
-    uint32_t m_peerQpn{0};
-    uint32_t m_srcHost{0};
-    uint32_t m_dstHost{0};
-    uint16_t m_srcPort{0};
-    uint8_t m_class{0};
-    uint32_t m_mtu{4096};
-    DataRate m_lineRate;
-    Time m_baseRtt;
-    RoceFrameBuilder m_builder;
+    Config m_cfg;
 
     std::deque<Message> m_msgs; //!< messages not yet fully acknowledged
     uint64_t m_nextMsgSeq{0};
@@ -134,20 +220,18 @@ class RdmaQueuePair : public Object
     uint64_t m_highestSent{0}; //!< one past the highest PSN ever sent
     std::deque<std::pair<uint64_t, Time>> m_sendTimes; //!< first-transmission times, for RTT
 
+    Time m_baseRtt;
     TracedValue<DataRate> m_rate;
     TracedValue<uint64_t> m_window;
-    uint64_t m_nextTxPs{0}; //!< earliest time (ps) of the next packet under pacing
-    bool m_active{false};   //!< in the NIC's active list
-    bool m_ccStarted{false};
-    bool m_int{false};   //!< data packets carry an INT shim //!< congestion control initialized (at
-                         //!< the first post)
-    Time m_lastProgress; //!< last time the ACK point advanced (RTO reference)
-    Time m_lastRtt;      //!< last RTT sample
+    uint64_t m_nextTxPs{0};  //!< earliest time (ps) of the next packet under pacing
+    bool m_ccStarted{false}; //!< congestion control initialized (at the first post)
+    bool m_int{false};       //!< data packets carry an INT shim
+    Time m_lastProgress;     //!< last time the ACK point advanced (RTO reference)
+    Time m_lastRtt;          //!< last RTT sample
     EventId m_rtoEvent;
     uint64_t m_retransmits{0};
     uint64_t m_timeouts{0};
 
-    Ptr<RdmaCongestionOps> m_cc;
     SendCompleteCallback m_sendComplete;
     RecvCompleteCallback m_recvComplete;
 };

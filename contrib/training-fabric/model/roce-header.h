@@ -73,6 +73,10 @@ constexpr uint32_t kIntRecordBytes = 16;
 constexpr uint32_t kIntMaxHops = 5;
 /// BTH byte 4 bit (one of the reserved bits after FECN/BECN) flagging an INT shim.
 constexpr uint8_t kBthIntFlag = 0x20;
+/// PSNs are 24 bits on the wire (BTH); arithmetic on them is modulo 2^24.
+constexpr uint32_t kPsnMask = 0xffffff;
+/// Half the PSN space: a PSN less than this ahead of another is "after" it.
+constexpr uint32_t kPsnHalf = 0x800000;
 
 // Reliable-connection opcodes: transport 000b in bits 7..5 (IBTA vol. 1 section 9.2.1).
 constexpr uint8_t kOpSendFirst = 0x00;   //!< RC SEND First

@@ -188,6 +188,7 @@ SharedBufferMmu::IsLossless(uint8_t cls) const
 SharedBufferMmu::Verdict
 SharedBufferMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
 {
+    NS_LOG_FUNCTION(this << port << +cls << bytes);
     PortState& ps = m_ports[port];
     const uint64_t oldIngress = ps.ingress[cls];
     const uint64_t newIngress = oldIngress + bytes;
@@ -209,13 +210,19 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
     {
         if (ps.hdrmUsed + bytes > ps.headroom)
         {
+            NS_LOG_LOGIC("port " << port << " class " << +cls << ": headroom full (" << ps.hdrmUsed
+                                 << " of " << ps.headroom << " B)");
             return DROP_HEADROOM;
         }
+        NS_LOG_LOGIC("port " << port << " class " << +cls << ": into headroom");
         ps.hdrm[cls] += bytes;
         ps.hdrmUsed += bytes;
     }
     else
     {
+        NS_LOG_LOGIC("port " << port << " class " << +cls << ": no room (shared " << newShared
+                             << " B, threshold " << GetThreshold() << " B, pool " << m_sharedUsed
+                             << " of " << m_sharedPool << " B)");
         return DROP_BUFFER;
     }
     m_used += bytes;
@@ -226,6 +233,7 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
 void
 SharedBufferMmu::Release(uint32_t port, uint8_t cls, uint32_t bytes)
 {
+    NS_LOG_FUNCTION(this << port << +cls << bytes);
     PortState& ps = m_ports[port];
     m_used -= bytes;
     // Headroom drains first: it holds the most recent arrivals of a paused
@@ -253,6 +261,9 @@ SharedBufferMmu::CheckXoff(uint32_t port, uint8_t cls)
     }
     if (ps.hdrm[cls] > 0 || SharedUsed(port, cls) >= GetThreshold())
     {
+        NS_LOG_LOGIC("port " << port << " class " << +cls << ": XOFF (shared "
+                             << SharedUsed(port, cls) << " B, threshold " << GetThreshold()
+                             << " B)");
         ps.pausing[cls] = true;
         return true;
     }
@@ -270,6 +281,7 @@ SharedBufferMmu::CheckXon(uint32_t port, uint8_t cls)
     const uint64_t shared = SharedUsed(port, cls);
     if (shared == 0 || shared + m_xonOffset <= GetThreshold())
     {
+        NS_LOG_LOGIC("port " << port << " class " << +cls << ": XON (shared " << shared << " B)");
         ps.pausing[cls] = false;
         return true;
     }

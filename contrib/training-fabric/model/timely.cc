@@ -151,6 +151,7 @@ RdmaCcTimely::Fork()
 void
 RdmaCcTimely::Init(RdmaQueuePair& qp)
 {
+    NS_LOG_FUNCTION(this << &qp);
     m_rate = static_cast<double>(qp.GetLineRate().GetBitRate());
     qp.SetRate(qp.GetLineRate());
     qp.SetWindow(0);
@@ -160,6 +161,7 @@ RdmaCcTimely::Init(RdmaQueuePair& qp)
 void
 RdmaCcTimely::OnAck(RdmaQueuePair& qp, const RdmaAckInfo& ack)
 {
+    NS_LOG_FUNCTION(this << &qp << ack.ackedPsn << ack.rtt);
     m_ackedSinceUpdate += ack.newlyAckedBytes;
     if (ack.rtt.IsZero() || m_ackedSinceUpdate < m_segmentBytes)
     {
@@ -231,6 +233,8 @@ RdmaCcTimely::UpdateRate(RdmaQueuePair& qp, Time rttSample)
     }
     const double line = static_cast<double>(qp.GetLineRate().GetBitRate());
     m_rate = std::clamp(m_rate, static_cast<double>(m_minRate.GetBitRate()), line);
+    NS_LOG_LOGIC("qp " << qp.GetQpn() << ": rtt " << rttUs << " us, gradient " << m_gradient
+                       << ", rate " << m_rate << " bps");
     qp.SetRate(DataRate(static_cast<uint64_t>(m_rate)));
 }
 

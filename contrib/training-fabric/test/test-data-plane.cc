@@ -15,6 +15,7 @@
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/pfc-header.h"
+#include "ns3/rdma-congestion-ops.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/roce-header.h"
@@ -512,5 +513,85 @@ TEST(DataPlane, LostLastPacketIsRecoveredByTheTimerAfterExactlyOneTimeout)
     EXPECT_TRUE(qp->IsIdle());
     EXPECT_EQ((done - PicoSeconds(t0)).GetPicoSeconds(),
               static_cast<int64_t>((n + 2) * s + 2 * ack + 6 * d + 100e6));
+    Simulator::Destroy();
+}
+
+TEST(QueuePair, OwnsItsSequenceAndGoesBackNWithoutANic)
+{
+    // The QP alone, driven as the NIC drives it, with RdmaCcNone (line rate,
+    // no window). MTU 1000 B: a 3500 B message is ceil(3500 / 1000) = 4
+    // packets, PSN 0..3, payloads 1000, 1000, 1000 and 3500 - 3000 = 500 B,
+    // opcodes SEND FIRST, MIDDLE, MIDDLE, LAST.
+    FabricTopology::EnsurePicosecondResolution();
+    uint32_t ready = 0;
+    std::vector<std::pair<uint64_t, uint64_t>> acked; // (message, bytes)
+    RdmaQueuePair::Config c;
+    c.qpn = 0;
+    c.peerQpn = 0;
+    c.srcPort = 0xC000;
+    c.cls = 3;
+    c.mtu = 1000;
+    c.lineRate = DataRate("100Gbps");
+    c.rto = MilliSeconds(1);
+    c.builder = RoceFrameBuilder(Mac48Address("00:00:00:00:00:01"),
+                                 Mac48Address("00:00:00:00:00:02"),
+                                 Ipv4Address("10.0.0.1"),
+                                 Ipv4Address("10.0.0.2"),
+                                 c.srcPort,
+                                 24,
+                                 2);
+    c.cc = CreateObject<RdmaCcNone>();
+    c.ready = [&ready](RdmaQueuePair&) { ready++; };
+    c.acked = [&acked](Ptr<RdmaQueuePair>, uint64_t seq, uint64_t bytes) {
+        acked.emplace_back(seq, bytes);
+    };
+    Ptr<RdmaQueuePair> qp = CreateObject<RdmaQueuePair>();
+    qp->Setup(c);
+    EXPECT_EQ(qp->Post(3500), 0u);
+    EXPECT_EQ(ready, 1u);
+    const uint8_t opcodes[4] = {roce::kOpSendFirst,
+                                roce::kOpSendMiddle,
+                                roce::kOpSendMiddle,
+                                roce::kOpSendLast};
+    for (uint32_t psn = 0; psn < 4; ++psn)
+    {
+        ASSERT_TRUE(qp->HasDataToSend());
+        RoceFrameInfo info;
+        ASSERT_TRUE(ParseRoceFrame(*qp->SendNext(), info));
+        EXPECT_EQ(info.psn, psn);
+        EXPECT_EQ(info.opcode, opcodes[psn]);
+        EXPECT_EQ(info.payloadBytes, psn < 3 ? 1000u : 500u);
+    }
+    EXPECT_FALSE(qp->HasDataToSend());
+    EXPECT_EQ(qp->GetBytesInFlight(), 3500u);
+
+    // ACK of PSN 1: PSNs 0 and 1 arrived, 2 x 1000 B acknowledged.
+    qp->ReceiveAck(1, false, false, nullptr, 0);
+    EXPECT_EQ(qp->GetUnackedPsn(), 2u);
+    EXPECT_EQ(qp->GetBytesAcked(), 2000u);
+    EXPECT_TRUE(acked.empty());
+    // NAK of PSN 2: it was lost; go back to it (PSNs 2 and 3 again, both
+    // resends since 4 PSNs were sent), and the NIC is told to schedule.
+    qp->ReceiveAck(2, true, false, nullptr, 0);
+    EXPECT_EQ(qp->GetUnackedPsn(), 2u);
+    EXPECT_EQ(qp->GetNextPsn(), 2u);
+    EXPECT_EQ(ready, 2u);
+    qp->SendNext();
+    qp->SendNext();
+    EXPECT_EQ(qp->GetRetransmits(), 2u);
+    EXPECT_FALSE(qp->HasDataToSend());
+    // An ACK of a PSN never sent (4) and a stale one (PSN 0, behind the
+    // first unacknowledged PSN) change nothing.
+    qp->ReceiveAck(4, false, false, nullptr, 0);
+    qp->ReceiveAck(0, false, false, nullptr, 0);
+    EXPECT_EQ(qp->GetUnackedPsn(), 2u);
+    // ACK of PSN 3: the whole message, 3500 B, is acknowledged once.
+    qp->ReceiveAck(3, false, false, nullptr, 0);
+    EXPECT_TRUE(qp->IsIdle());
+    EXPECT_EQ(qp->GetBytesAcked(), 3500u);
+    ASSERT_EQ(acked.size(), 1u);
+    EXPECT_EQ(acked[0], std::make_pair(uint64_t{0}, uint64_t{3500}));
+    EXPECT_EQ(qp->GetTimeouts(), 0u);
+    qp->Dispose();
     Simulator::Destroy();
 }
