@@ -125,9 +125,9 @@ build() {
 # to apt when no source archive offers ns3 3.37). The module is copied into
 # its contrib/ (afresh each time), configured with only the modules it needs
 # (training-fabric pulls core, network, internet and their dependencies),
-# ns-3's examples off and its own tests filtered out, then built with ./ns3
-# and the module's tests run with ctest (label training-fabric). Output goes
-# to build/ns3-dropin/*.log, shown on failure.
+# ns-3's examples off and its own tests filtered out, built, and the module's
+# tests run with ctest (label training-fabric). Output goes to
+# build/ns3-dropin/*.log, shown on failure.
 DROPIN="$ROOT/build/ns3-dropin"
 DROPIN_TREE="$DROPIN/src/ns3-3.37/ns-3.37"
 # ns-3's default profile: -O2 -g, NS_LOG and NS_ASSERT compiled in.
@@ -152,7 +152,7 @@ dropin_fetch() {
   version="$(apt-cache showsrc ns3 2>/dev/null | sed -n 's/^Version: \(3\.37[^ ]*\)$/\1/p' | head -n1)"
   if [[ -z "$version" ]]; then
     [[ $(id -u) -eq 0 ]] || command -v sudo >/dev/null ||
-      die "dropin: no deb-src for ns3 3.37 in apt, and no sudo to add one"
+      { echo "no deb-src for ns3 3.37 in apt, and no sudo to add one"; return 1; }
     printf '%s\n' 'Types: deb-src' 'URIs: http://deb.debian.org/debian' 'Suites: bookworm' \
       'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' |
       as_root tee /etc/apt/sources.list.d/training-fabric-src.sources >/dev/null
