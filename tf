@@ -7,6 +7,9 @@
 #   ./tf demo                       build, then run the flagship study
 #   ./tf bench                      build, then run every build/bin/bench-* (one JSON line each)
 #   ./tf sanitize [ctest args]      build build-sanitize/ with ASan+UBSan, run the suite
+#   ./tf dropin [ctest args]        the module dropped into a stock ns-3.37 source tree
+#                                   (Debian's ns3 source package, in build/ns3-dropin/):
+#                                   build it there the ns-3 way, run its tests there
 #   ./tf help                       this text
 # Environment: TF_BUILD_TYPE=Debug for ns-3's debug profile (first configure
 # only; or rm -rf build), TF_VERBOSE=1 to show the compiler's output.
@@ -33,6 +36,16 @@ JOBS="$(nproc 2>/dev/null || echo 2)"
 log() { printf '[tf] %s\n' "$*" >&2; }
 die() { log "$*"; exit 1; }
 
+# A command as root (through sudo when not root), apt without questions.
+as_root() {
+  local sudo=()
+  if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || die "need root (or sudo) for: $*"
+    sudo=(sudo)
+  fi
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive "$@"
+}
+
 install_packages() {
   # Fast path: one dpkg-query call for the whole list.
   local status missing=() pkg rest
@@ -46,17 +59,14 @@ install_packages() {
   done
   [[ ${#missing[@]} -eq 0 ]] && return 0
 
-  local sudo=()
-  if [[ $(id -u) -ne 0 ]]; then
-    command -v sudo >/dev/null || die "missing packages (${missing[*]}) and no sudo to install them"
-    sudo=(sudo)
-  fi
+  [[ $(id -u) -eq 0 ]] || command -v sudo >/dev/null ||
+    die "missing packages (${missing[*]}) and no sudo to install them"
   log "installing missing Debian packages: ${missing[*]}"
   mkdir -p "$BUILD"
   local aptlog="$BUILD/apt.log"
-  if ! { "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q &&
-         "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-           --no-install-recommends "${missing[@]}"; } </dev/null >"$aptlog" 2>&1; then
+  if ! { as_root apt-get update -q &&
+         as_root apt-get install -y -q --no-install-recommends "${missing[@]}"; } \
+       </dev/null >"$aptlog" 2>&1; then
     tail -n 30 "$aptlog" >&2
     die "package installation failed (full log: ${aptlog#"$ROOT"/})"
   fi
@@ -132,8 +142,80 @@ build() {
   exec 9>&- # release the lock before running anything
 }
 
+# ./tf dropin: the module as a user of a stock ns-3 source tree gets it. The
+# tree is Debian's ns3 source package (the same 3.37 as libns3-dev), fetched
+# once into build/ns3-dropin/ with apt-get source (adding bookworm's deb-src
+# to apt when no source archive offers ns3 3.37). The module is copied into
+# its contrib/ (afresh each time), configured with only the modules it needs
+# (training-fabric pulls core, network, internet and their dependencies),
+# ns-3's examples off and its own tests filtered out, built, and the module's
+# tests run with ctest (label training-fabric). Output goes to
+# build/ns3-dropin/*.log, shown on failure.
+DROPIN="$ROOT/build/ns3-dropin"
+DROPIN_TREE="$DROPIN/src/ns3-3.37/ns-3.37"
+# ns-3's default profile: -O2 -g, NS_LOG and NS_ASSERT compiled in.
+DROPIN_CONFIGURE=(-d default --enable-modules training-fabric --enable-tests --disable-examples
+                  --filter-module-examples-and-tests training-fabric)
+
+# Runs a step with its output in build/ns3-dropin/<name>.log; on failure shows
+# the errors (or the log's end) and stops.
+dropin_step() {
+  local name="$1" log="$DROPIN/$1.log"
+  shift
+  log "dropin: $name (log: build/ns3-dropin/$name.log)"
+  if ! "$@" </dev/null >"$log" 2>&1; then
+    { grep -E -B3 -A12 'error|Error|undefined reference' "$log" | head -n 150 ||
+        tail -n 40 "$log"; } >&2
+    die "dropin: $name failed (full log: build/ns3-dropin/$name.log)"
+  fi
+}
+
+dropin_fetch() {
+  local version
+  version="$(apt-cache showsrc ns3 2>/dev/null | sed -n 's/^Version: \(3\.37[^ ]*\)$/\1/p' | head -n1)"
+  if [[ -z "$version" ]]; then
+    [[ $(id -u) -eq 0 ]] || command -v sudo >/dev/null ||
+      { echo "no deb-src for ns3 3.37 in apt, and no sudo to add one"; return 1; }
+    printf '%s\n' 'Types: deb-src' 'URIs: http://deb.debian.org/debian' 'Suites: bookworm' \
+      'Components: main' 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg' |
+      as_root tee /etc/apt/sources.list.d/training-fabric-src.sources >/dev/null
+    as_root apt-get update -q
+    version="$(apt-cache showsrc ns3 | sed -n 's/^Version: \(3\.37[^ ]*\)$/\1/p' | head -n1)"
+    [[ -n "$version" ]] || { echo "apt offers no ns3 3.37 source package"; return 1; }
+  fi
+  # Into a fresh folder, moved in place once whole.
+  rm -rf "$DROPIN/src" "$DROPIN/src.part"
+  mkdir -p "$DROPIN/src.part"
+  (cd "$DROPIN/src.part" && apt-get source -q "ns3=$version") &&
+    grep -qx '3.37' "$DROPIN/src.part/ns3-3.37/ns-3.37/VERSION" &&
+    mv "$DROPIN/src.part" "$DROPIN/src"
+}
+
+dropin_configure() {
+  rm -f "$DROPIN/configured"
+  (cd "$DROPIN_TREE" && ./ns3 configure "${DROPIN_CONFIGURE[@]}") &&
+    echo "${DROPIN_CONFIGURE[*]}" >"$DROPIN/configured"
+}
+
+dropin() {
+  install_packages
+  mkdir -p "$DROPIN"
+  exec 9>"$DROPIN/.tf.lock"
+  flock 9
+  [[ -x "$DROPIN_TREE/ns3" ]] || dropin_step fetch dropin_fetch
+  rm -rf "$DROPIN_TREE/contrib/training-fabric"
+  cp -a "$ROOT/contrib/training-fabric" "$DROPIN_TREE/contrib/"
+  # Configured once (again when the options above change).
+  [[ "$(cat "$DROPIN/configured" 2>/dev/null)" == "${DROPIN_CONFIGURE[*]}" ]] ||
+    dropin_step configure dropin_configure
+  # What ./ns3 build runs, with all the cores: ns-3.37's ./ns3 uses at most
+  # nproc - 1 jobs, whatever -j asks (one job on a 2-core machine).
+  dropin_step build cmake --build "$DROPIN_TREE/cmake-cache" -j "$JOBS"
+  exec 9>&-
+}
+
 usage() {
-  sed -n '2,12p' "$ROOT/tf" | sed 's/^# \{0,1\}//'
+  sed -n '2,15p' "$ROOT/tf" | sed 's/^# \{0,1\}//'
 }
 
 cmd="${1:-help}"
@@ -192,6 +274,12 @@ case "$cmd" in
     export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
     export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
     exec ctest --test-dir "$BUILD" --output-on-failure --no-tests=error -j"$JOBS" "$@"
+    ;;
+  dropin)
+    dropin
+    # --no-tests=error: a run that finds no test at all is a failure.
+    exec ctest --test-dir "$DROPIN_TREE/cmake-cache" -L '^training-fabric$' --output-on-failure \
+      --no-tests=error -j"$JOBS" "$@"
     ;;
   help | -h | --help)
     usage
