@@ -21,7 +21,7 @@
 #include "ns3/fabric-switch.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/mac48-address.h"
-#include "ns3/path-monitor.h"
+#include "ns3/path-monitor-helper.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
@@ -133,7 +133,13 @@ ScenarioRunner::GetConfig() const
 Ptr<PathMonitor>
 ScenarioRunner::GetMonitor() const
 {
-    return m_monitor;
+    return m_monitor ? m_monitor->GetMonitor() : nullptr;
+}
+
+const PathMonitorHelper*
+ScenarioRunner::GetMonitorHelper() const
+{
+    return m_monitor.get();
 }
 
 Ptr<FabricTopology>
@@ -429,9 +435,9 @@ ScenarioRunner::Build()
 
     if (m_cfg.monitor.enabled)
     {
-        m_monitor = CreateObject<PathMonitor>();
-        m_monitor->SetAttribute("BinWidth", TimeValue(m_cfg.monitor.bin));
-        m_monitor->SetAttribute("ElephantBytes", UintegerValue(m_cfg.monitor.elephantBytes));
+        m_monitor = std::make_unique<PathMonitorHelper>();
+        m_monitor->SetMonitorAttribute("BinWidth", TimeValue(m_cfg.monitor.bin));
+        m_monitor->SetMonitorAttribute("ElephantBytes", UintegerValue(m_cfg.monitor.elephantBytes));
         m_monitor->Install(m_topo);
     }
 
@@ -622,7 +628,7 @@ ScenarioRunner::Run()
     Collect();
     if (m_monitor)
     {
-        m_monitor->Finish();
+        m_monitor->GetMonitor()->Finish();
     }
     m_outcome = AllDone() ? RunOutcome::COMPLETED
                           : (m_stall && m_stall->IsStalled() ? RunOutcome::STALLED

@@ -10,7 +10,7 @@
 #include "ns3/fabric-topology.h"
 #include "ns3/imbalance-metrics.h"
 #include "ns3/leaf-spine-helper.h"
-#include "ns3/path-monitor.h"
+#include "ns3/path-monitor-helper.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/scenario-config.h"
@@ -48,7 +48,9 @@ namespace
 struct Forced
 {
     Ptr<FabricTopology> topo;
+    PathMonitorHelper helper;
     Ptr<PathMonitor> mon;
+    PathMonitorHelper secondHelper;
     Ptr<PathMonitor> second; //!< only when asked for
     std::vector<Ptr<RdmaQueuePair>> qps;
 };
@@ -71,12 +73,10 @@ RunForced(bool secondMonitor = false,
     {
         FabricRoutingHelper::PinHostPairVia(f.topo, i, 4 + i, ls.GetSpineSwitch(spines[i]));
     }
-    f.mon = CreateObject<PathMonitor>();
-    f.mon->Install(f.topo);
+    f.mon = f.helper.Install(f.topo);
     if (secondMonitor)
     {
-        f.second = CreateObject<PathMonitor>();
-        f.second->Install(f.topo);
+        f.second = f.secondHelper.Install(f.topo);
         // No stop time: each monitor's pending sample must not keep the
         // other sampling (and the simulation running) forever.
     }
@@ -124,7 +124,7 @@ TEST(PathMonitor, ForcedPlacementGivesTheHandComputedMetrics)
     EXPECT_DOUBLE_EQ(f.mon->Overall(groups, "fim", true), 0.5);
     // imbalance.json carries the same numbers: one group, so the overall
     // values are the group's.
-    const auto json = nlohmann::json::parse(f.mon->ImbalanceJson());
+    const auto json = nlohmann::json::parse(f.helper.ImbalanceJson());
     for (const auto& o : {json.at("overall"), json.at("groups").at(0)})
     {
         EXPECT_DOUBLE_EQ(o.at("fim_flows").get<double>(), 0.5);
@@ -173,7 +173,7 @@ TEST(PathMonitor, LinksCsvAddsUpToWhatTheDevicesDid)
     };
 
     std::vector<Sum> sum(f.mon->GetNDevices());
-    std::istringstream in(f.mon->LinksCsv());
+    std::istringstream in(f.helper.LinksCsv());
     std::string line;
     std::getline(in, line);
     ASSERT_EQ(line,
@@ -248,18 +248,18 @@ TEST(PathMonitor, SecondMonitorOnTheSamePortsSeesTheSame)
     // The run ends by itself, as with one monitor, and both record what one
     // monitor alone records.
     Forced one = RunForced();
-    const std::string paths = one.mon->PathsCsv();
-    const std::string links = one.mon->LinksCsv();
-    const std::string imbalance = one.mon->ImbalanceJson();
+    const std::string paths = one.helper.PathsCsv();
+    const std::string links = one.helper.LinksCsv();
+    const std::string imbalance = one.helper.ImbalanceJson();
     Simulator::Destroy();
     Forced f = RunForced(true);
     EXPECT_FALSE(f.mon->GetFlows().empty());
-    EXPECT_EQ(f.mon->PathsCsv(), paths);
-    EXPECT_EQ(f.mon->LinksCsv(), links);
-    EXPECT_EQ(f.mon->ImbalanceJson(), imbalance);
-    EXPECT_EQ(f.second->PathsCsv(), paths);
-    EXPECT_EQ(f.second->LinksCsv(), links);
-    EXPECT_EQ(f.second->ImbalanceJson(), imbalance);
+    EXPECT_EQ(f.helper.PathsCsv(), paths);
+    EXPECT_EQ(f.helper.LinksCsv(), links);
+    EXPECT_EQ(f.helper.ImbalanceJson(), imbalance);
+    EXPECT_EQ(f.secondHelper.PathsCsv(), paths);
+    EXPECT_EQ(f.secondHelper.LinksCsv(), links);
+    EXPECT_EQ(f.secondHelper.ImbalanceJson(), imbalance);
     Simulator::Destroy();
 }
 
@@ -275,17 +275,17 @@ TEST(PathMonitor, RecordedPathIsTheRoutedPath)
         // The routing tables' path through the pinned spine: leaf0 uplink to
         // spine s (port 4 + s), spine s down to leaf 1 (port 1), leaf 1 to
         // the host (its port = host index on leaf 1).
-        const uint32_t src = flows[i].src;
+        const uint32_t src = flows[i].tuple.src;
         const uint32_t spine = src < 3 ? 0 : 1;
         std::vector<std::pair<uint32_t, uint16_t>> expected{
             {0, static_cast<uint16_t>(4 + spine)},
             {2 + spine, 1},
-            {1, static_cast<uint16_t>(flows[i].dst - 4)}};
+            {1, static_cast<uint16_t>(flows[i].tuple.dst - 4)}};
         EXPECT_EQ(paths[0].hops, expected) << "flow from host " << src;
         EXPECT_DOUBLE_EQ(paths[0].bytes, 2000000.0);
         // And it is one of the topology's shortest paths.
         bool found = false;
-        for (const auto& p : f.topo->GetPaths(src, flows[i].dst))
+        for (const auto& p : f.topo->GetPaths(src, flows[i].tuple.dst))
         {
             std::vector<std::pair<uint32_t, uint16_t>> hops;
             for (const auto& h : p)
@@ -364,7 +364,8 @@ TEST(PathMonitor, StudyOutputsAreDeterministicAndCountEveryFlow)
         }
         EXPECT_EQ(r.GetMonitor()->GetFlows().size(), 256u) << "seed " << seed;
         EXPECT_EQ(payload, 270000000u) << "seed " << seed;
-        return std::make_pair(r.GetMonitor()->ImbalanceJson() + r.GetMonitor()->PathsCsv(),
+        return std::make_pair(r.GetMonitorHelper()->ImbalanceJson() +
+                                  r.GetMonitorHelper()->PathsCsv(),
                               r.CollectivesCsv());
     };
     const auto a = run(3);

@@ -1,0 +1,55 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "roce-flow-classifier.h"
+
+#include "fabric-addressing.h"
+#include "roce-header.h"
+
+#include "ns3/packet.h"
+
+namespace ns3
+{
+
+RoceFlowClassifier::RoceFlowClassifier()
+    : m_uidSlots(kUidSlots)
+{
+}
+
+RoceFlowClassifier::Result
+RoceFlowClassifier::Classify(const Packet& p, bool entry)
+{
+    Result r;
+    const uint64_t uid = p.GetUid();
+    UidSlot& slot = m_uidSlots[uid & (kUidSlots - 1)];
+    const auto tag = static_cast<uint32_t>(uid >> kUidBits);
+    if (!entry && slot.tag == tag)
+    {
+        r.flow = slot.flow;
+        return r;
+    }
+    r.parsed = true;
+    RoceFrameInfo info;
+    if (!ParseRoceFrame(p, info) || info.opcode == roce::kOpAcknowledge ||
+        info.opcode == roce::kOpCnp)
+    {
+        slot = UidSlot{tag, kNotData};
+        return r;
+    }
+    r.payload = info.payloadBytes;
+    const uint32_t src = fabric::HostIdFromIp(info.srcIp);
+    const uint32_t dst = fabric::HostIdFromIp(info.dstIp);
+    const uint64_t key = (static_cast<uint64_t>(src & 0xffffff) << 40) |
+                         (static_cast<uint64_t>(dst & 0xffffff) << 16) | info.srcPort;
+    auto [it, inserted] = m_index.try_emplace(key, static_cast<uint32_t>(m_index.size()));
+    if (inserted)
+    {
+        r.tuple = Tuple{info.srcIp, info.dstIp, info.srcPort, src, dst};
+        r.isNew = true;
+    }
+    r.flow = it->second;
+    slot = UidSlot{tag, r.flow};
+    return r;
+}
+
+} // namespace ns3
