@@ -112,58 +112,6 @@ PathMonitor::MoveBin(int64_t ts)
     }
 }
 
-uint32_t
-PathMonitor::ReportData(const RoceFlowClassifier::Result& c,
-                        uint32_t dev,
-                        bool entry,
-                        uint32_t bin,
-                        uint32_t size,
-                        Time now)
-{
-    if (c.isNew)
-    {
-        Flow f;
-        f.tuple = c.tuple;
-        f.first = now;
-        m_flows.push_back(f);
-    }
-    Flow& f = m_flows[c.flow];
-    uint32_t* lastBin;
-    if (entry)
-    {
-        f.payloadBytes += c.payload;
-        f.frames++;
-        f.last = now;
-        lastBin = &f.lastBin;
-    }
-    else
-    {
-        Hop* hop = nullptr;
-        for (auto& h : f.hops)
-        {
-            if (h.dev == dev)
-            {
-                hop = &h;
-                break;
-            }
-        }
-        if (!hop)
-        {
-            hop = &f.hops.emplace_back();
-            hop->dev = dev;
-        }
-        hop->bytes += size;
-        hop->frames++;
-        lastBin = &hop->lastBin;
-    }
-    if (*lastBin == bin)
-    {
-        return 0;
-    }
-    *lastBin = bin;
-    return 1;
-}
-
 void
 PathMonitor::SampleBin()
 {

@@ -160,8 +160,10 @@ class PathMonitor : public Object
 
     /// Point the bin cache at the bin holding time step \p ts (a frame's).
     void MoveBin(int64_t ts);
+
     /**
-     * A data frame of flow \p c.flow starts on port \p dev in bin \p bin.
+     * A data frame of flow \p c.flow starts on port \p dev in bin \p bin
+     * (for probes, per data frame).
      * \return 1 when it is the flow's first frame on that port in the bin
      */
     uint32_t ReportData(const RoceFlowClassifier::Result& c,
@@ -169,7 +171,50 @@ class PathMonitor : public Object
                         bool entry,
                         uint32_t bin,
                         uint32_t size,
-                        Time now);
+                        Time now)
+    {
+        if (c.isNew)
+        {
+            m_flows.emplace_back().tuple = m_classifier.GetTuple(c.flow);
+            m_flows.back().first = now;
+        }
+        Flow& f = m_flows[c.flow];
+        uint32_t* lastBin;
+        if (entry)
+        {
+            f.payloadBytes += c.payload;
+            f.frames++;
+            f.last = now;
+            lastBin = &f.lastBin;
+        }
+        else
+        {
+            Hop* hop = nullptr;
+            for (auto& h : f.hops)
+            {
+                if (h.dev == dev)
+                {
+                    hop = &h;
+                    break;
+                }
+            }
+            if (!hop)
+            {
+                hop = &f.hops.emplace_back();
+                hop->dev = dev;
+            }
+            hop->bytes += size;
+            hop->frames++;
+            lastBin = &hop->lastBin;
+        }
+        if (*lastBin == bin)
+        {
+            return 0;
+        }
+        *lastBin = bin;
+        return 1;
+    }
+
     void SampleBin();
     void AccountPause(uint32_t bin);
 

@@ -6,8 +6,6 @@
 #include "fabric-addressing.h"
 #include "roce-header.h"
 
-#include "ns3/packet.h"
-
 namespace ns3
 {
 
@@ -17,18 +15,9 @@ RoceFlowClassifier::RoceFlowClassifier()
 }
 
 RoceFlowClassifier::Result
-RoceFlowClassifier::Classify(const Packet& p, bool entry)
+RoceFlowClassifier::Parse(const Packet& p, UidSlot& slot, uint32_t tag)
 {
     Result r;
-    const uint64_t uid = p.GetUid();
-    UidSlot& slot = m_uidSlots[uid & (kUidSlots - 1)];
-    const auto tag = static_cast<uint32_t>(uid >> kUidBits);
-    if (!entry && slot.tag == tag)
-    {
-        r.flow = slot.flow;
-        return r;
-    }
-    r.parsed = true;
     RoceFrameInfo info;
     if (!ParseRoceFrame(p, info) || info.opcode == roce::kOpAcknowledge ||
         info.opcode == roce::kOpCnp)
@@ -41,10 +30,10 @@ RoceFlowClassifier::Classify(const Packet& p, bool entry)
     const uint32_t dst = fabric::HostIdFromIp(info.dstIp);
     const uint64_t key = (static_cast<uint64_t>(src & 0xffffff) << 40) |
                          (static_cast<uint64_t>(dst & 0xffffff) << 16) | info.srcPort;
-    auto [it, inserted] = m_index.try_emplace(key, static_cast<uint32_t>(m_index.size()));
+    auto [it, inserted] = m_index.try_emplace(key, static_cast<uint32_t>(m_tuples.size()));
     if (inserted)
     {
-        r.tuple = Tuple{info.srcIp, info.dstIp, info.srcPort, src, dst};
+        m_tuples.push_back(Tuple{info.srcIp, info.dstIp, info.srcPort, src, dst});
         r.isNew = true;
     }
     r.flow = it->second;

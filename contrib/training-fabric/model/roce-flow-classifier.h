@@ -7,14 +7,14 @@
 #ifndef ROCE_FLOW_CLASSIFIER_H
 #define ROCE_FLOW_CLASSIFIER_H
 
+#include "ns3/packet.h"
+
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
 
 namespace ns3
 {
-
-class Packet;
 
 /**
  * \ingroup training-fabric
@@ -24,7 +24,7 @@ class Packet;
  * address, UDP source port; protocol and destination port are fixed by
  * RoCEv2). ACK, NAK, CNP and PFC frames are not flow data. Flow ids are
  * dense, in order of first sight, so a monitor keeps its per-flow records
- * (and the 5-tuple, given with a flow's first frame) in a vector.
+ * in a vector.
  *
  * A frame is parsed once, where it enters the fabric (its host port); its
  * packet uid then finds the flow at every later hop without a parse, in a
@@ -52,10 +52,8 @@ class RoceFlowClassifier
     struct Result
     {
         uint32_t flow{kNotData}; //!< flow id, or kNotData
-        bool parsed{false};      //!< the frame was parsed here (payload and isNew are set)
+        uint32_t payload{0};     //!< RoCE payload bytes (when the frame was parsed)
         bool isNew{false};       //!< the flow was seen for the first time
-        uint32_t payload{0};     //!< RoCE payload bytes (when parsed)
-        Tuple tuple;             //!< the flow's 5-tuple (when isNew)
     };
 
     RoceFlowClassifier();
@@ -66,12 +64,28 @@ class RoceFlowClassifier
      *        then always parsed, which also gives its payload bytes
      * \return the frame's flow
      */
-    Result Classify(const Packet& p, bool entry);
+    Result Classify(const Packet& p, bool entry)
+    {
+        const uint64_t uid = p.GetUid();
+        UidSlot& slot = m_uidSlots[uid & (kUidSlots - 1)];
+        const auto tag = static_cast<uint32_t>(uid >> kUidBits);
+        if (!entry && slot.tag == tag)
+        {
+            return Result{slot.flow, 0, false};
+        }
+        return Parse(p, slot, tag);
+    }
 
     /// \return the number of flows seen
     uint32_t GetNFlows() const
     {
-        return static_cast<uint32_t>(m_index.size());
+        return static_cast<uint32_t>(m_tuples.size());
+    }
+
+    /// \return flow \p id's 5-tuple
+    const Tuple& GetTuple(uint32_t id) const
+    {
+        return m_tuples.at(id);
     }
 
   private:
@@ -82,9 +96,13 @@ class RoceFlowClassifier
         uint32_t flow{0};
     };
 
+    /// Classify by parsing \p p; remember the answer in \p slot under \p tag.
+    Result Parse(const Packet& p, UidSlot& slot, uint32_t tag);
+
     static constexpr uint32_t kUidBits = 16;
     static constexpr uint32_t kUidSlots = 1u << kUidBits;
 
+    std::vector<Tuple> m_tuples;                    //!< by flow id
     std::unordered_map<uint64_t, uint32_t> m_index; //!< 5-tuple key -> flow id
     std::vector<UidSlot> m_uidSlots;
 };

@@ -393,16 +393,15 @@ TEST(PathMonitor, ClassifierMapsFramesToQueuePairsOnce)
     // At its host port a data frame is parsed: a new flow, its payload.
     auto r = c.Classify(*d1, true);
     EXPECT_EQ(r.flow, 0u);
-    EXPECT_TRUE(r.parsed);
     EXPECT_TRUE(r.isNew);
     EXPECT_EQ(r.payload, 4096u);
-    EXPECT_EQ(r.tuple.src, 0u);
-    EXPECT_EQ(r.tuple.dst, 8u);
-    EXPECT_EQ(r.tuple.srcPort, 0xC001);
+    EXPECT_EQ(c.GetTuple(0).src, 0u);
+    EXPECT_EQ(c.GetTuple(0).dst, 8u);
+    EXPECT_EQ(c.GetTuple(0).srcPort, 0xC001);
     // The same frame at a later hop: the same flow, found by its uid.
     r = c.Classify(*d1, false);
     EXPECT_EQ(r.flow, 0u);
-    EXPECT_FALSE(r.parsed);
+    EXPECT_EQ(r.payload, 0u); // not parsed again
     // Another frame of the QP: the same flow, not new.
     r = c.Classify(*qp1.Build(roce::kOpSendMiddle, 8, false, 1000, 2), true);
     EXPECT_EQ(r.flow, 0u);
