@@ -120,11 +120,7 @@ PathMonitor::SampleBin()
     const uint32_t cur =
         static_cast<uint32_t>(Simulator::Now().GetTimeStep() / m_bin.GetTimeStep());
     const uint32_t bin = cur == 0 ? 0 : cur - 1;
-    bool paused = false;
-    for (auto& probe : m_probes)
-    {
-        paused = probe->SamplePause(bin) != 0 || paused;
-    }
+    const bool paused = AccountPause(bin);
     m_bins = std::max(m_bins, bin + 1);
     if (Simulator::IsFinished())
     {
@@ -143,13 +139,15 @@ PathMonitor::SampleBin()
     m_binEvent = Simulator::Schedule(m_bin, &PathMonitor::SampleBin, this);
 }
 
-void
+bool
 PathMonitor::AccountPause(uint32_t bin)
 {
+    bool paused = false;
     for (auto& probe : m_probes)
     {
-        probe->SamplePause(bin);
+        paused = probe->SamplePause(bin) != 0 || paused;
     }
+    return paused;
 }
 
 void

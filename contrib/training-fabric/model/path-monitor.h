@@ -36,9 +36,13 @@ class FabricTopology;
  * each data frame's flow; the monitor keeps, per flow, the ports its data
  * frames used (bytes and frames per port), so memory grows with flows x hops,
  * not with packets. It never changes forwarding. From these records it
- * rebuilds each flow's path(s) and computes the imbalance of every ECMP
- * group (FabricTopology::GetEcmpGroups) with every ImbalanceMetric. Files
- * and plots are PathMonitorHelper's business.
+ * rebuilds each flow's path(s) (a flow sprayed over several paths shows
+ * each, its bytes split in proportion at every fork) and computes the
+ * imbalance of every ECMP group (FabricTopology::GetEcmpGroups) over the
+ * members' data bytes and flow counts with every ImbalanceMetric;
+ * fabric-wide values weight the groups by their traffic. Collisions: member
+ * links that carry more than one elephant flow (ElephantBytes). Files and
+ * plots are PathMonitorHelper's business.
  *
  * Paused time per port and bin is sampled at bin edges while the fabric is
  * active; sampling stops once the fabric has been quiet (no frame started,
@@ -216,7 +220,8 @@ class PathMonitor : public Object
     }
 
     void SampleBin();
-    void AccountPause(uint32_t bin);
+    /// Give every port's paused time since the last call to \p bin. \return whether any
+    bool AccountPause(uint32_t bin);
 
     Time m_bin;
     uint64_t m_elephant;

@@ -89,7 +89,11 @@ class RoceFlowClassifier
     }
 
   private:
-    /// Packet uid -> flow; the uid's bits above the slot index are its tag.
+    /**
+     * Packet uid -> flow (kNotData for ACK/CNP/PFC): slot uid % kUidSlots
+     * holds the uid's next 32 bits as a tag (uids 2^48 apart would alias; no
+     * simulation makes that many packets).
+     */
     struct UidSlot
     {
         uint32_t tag{UINT32_MAX};
