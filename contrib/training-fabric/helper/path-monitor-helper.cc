@@ -150,8 +150,14 @@ PathMonitorHelper::LinksCsv() const
 std::string
 PathMonitorHelper::ImbalanceJson() const
 {
+    return ImbalanceJson(m_monitor->ComputeGroups(), m_monitor->ComputeOverTime());
+}
+
+std::string
+PathMonitorHelper::ImbalanceJson(const std::vector<PathMonitor::GroupResult>& groups,
+                                 const std::vector<PathMonitor::BinImbalance>& overTime) const
+{
     using Json = nlohmann::ordered_json;
-    const auto groups = m_monitor->ComputeGroups();
     Json j;
     j["definition"] = "fim = sum|x_i - L/m| / (2 L (m-1)/m) per ECMP group, groups weighted by "
                       "traffic (this project's definition)";
@@ -188,8 +194,8 @@ PathMonitorHelper::ImbalanceJson() const
         r["collisions"] = g.collisions;
         list.push_back(std::move(r));
     }
-    Json& overTime = j["over_time"] = Json::array();
-    for (const auto& b : m_monitor->ComputeOverTime())
+    Json& series = j["over_time"] = Json::array();
+    for (const auto& b : overTime)
     {
         Json r;
         r["bin"] = b.bin;
@@ -201,7 +207,7 @@ PathMonitorHelper::ImbalanceJson() const
                 r[m->Name()] = Round9(b.byBytes.at(m->Name()));
             }
         }
-        overTime.push_back(std::move(r));
+        series.push_back(std::move(r));
     }
     return j.dump(2) + "\n";
 }
@@ -239,9 +245,11 @@ PathMonitorHelper::WriteOutputs(const std::string& dir) const
             throw std::runtime_error("cannot write " + dir + "/" + name);
         }
     };
+    const auto groups = m_monitor->ComputeGroups();
+    const auto overTime = m_monitor->ComputeOverTime();
     write("paths.csv", PathsCsv());
     write("links.csv", LinksCsv());
-    write("imbalance.json", ImbalanceJson());
+    write("imbalance.json", ImbalanceJson(groups, overTime));
 
     // Plot data: utilization matrix (switch ports x bins), group loads, FIM.
     const double binS = m_monitor->GetBinWidth().GetSeconds();
@@ -272,7 +280,7 @@ PathMonitorHelper::WriteOutputs(const std::string& dir) const
     }
     write("plot-heat.dat", heat.str());
     std::ostringstream loads;
-    for (const auto& g : m_monitor->ComputeGroups())
+    for (const auto& g : groups)
     {
         for (std::size_t k = 0; k < g.ports.size(); ++k)
         {
@@ -281,7 +289,7 @@ PathMonitorHelper::WriteOutputs(const std::string& dir) const
     }
     write("plot-loads.dat", loads.str());
     std::ostringstream fim;
-    for (const auto& b : m_monitor->ComputeOverTime())
+    for (const auto& b : overTime)
     {
         fim << b.bin * binS * 1e3 << ' ' << Round9(b.byBytes.at("fim")) << '\n';
     }

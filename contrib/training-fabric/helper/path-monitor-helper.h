@@ -54,6 +54,9 @@ class PathMonitorHelper
     std::string SummaryTable() const;
 
   private:
+    /// imbalance.json from the monitor's results (computed once per output)
+    std::string ImbalanceJson(const std::vector<PathMonitor::GroupResult>& groups,
+                              const std::vector<PathMonitor::BinImbalance>& overTime) const;
     /// \return a port's name: "host3" or "leaf0:p4"
     std::string PortName(uint32_t dev) const;
 

@@ -249,7 +249,7 @@ PathMonitor::ComputeGroups() const
         }
     }
     std::vector<GroupResult> out;
-    for (const auto& g : m_topo->GetEcmpGroups())
+    for (const auto& g : EcmpGroups())
     {
         GroupResult r;
         r.name = g.name;
@@ -312,6 +312,18 @@ PathMonitor::Collisions(const std::vector<GroupResult>& groups) const
     return c;
 }
 
+const std::vector<FabricTopology::EcmpGroup>&
+PathMonitor::EcmpGroups() const
+{
+    // Routes are final once the simulation runs; results are asked for after.
+    if (!m_haveEcmpGroups)
+    {
+        m_ecmpGroups = m_topo->GetEcmpGroups();
+        m_haveEcmpGroups = true;
+    }
+    return m_ecmpGroups;
+}
+
 std::vector<PathMonitor::BinImbalance>
 PathMonitor::ComputeOverTime() const
 {
@@ -334,7 +346,7 @@ PathMonitor::ComputeOverTime() const
     }
     static const std::vector<PathProbe::LinkBin> unlinked; // a member port without a link
     std::vector<std::vector<Member>> groups;
-    for (const auto& g : m_topo->GetEcmpGroups())
+    for (const auto& g : EcmpGroups())
     {
         std::vector<Member> members;
         for (uint16_t p : g.ports)

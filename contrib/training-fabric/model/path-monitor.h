@@ -7,6 +7,7 @@
 #ifndef PATH_MONITOR_H
 #define PATH_MONITOR_H
 
+#include "fabric-topology.h"
 #include "path-probe.h"
 #include "roce-flow-classifier.h"
 
@@ -23,8 +24,6 @@
 
 namespace ns3
 {
-
-class FabricTopology;
 
 /**
  * \ingroup training-fabric
@@ -219,6 +218,8 @@ class PathMonitor : public Object
         return 1;
     }
 
+    /// \return the topology's ECMP groups, read once (at scale, a scan of every route)
+    const std::vector<FabricTopology::EcmpGroup>& EcmpGroups() const;
     void SampleBin();
     /// Give every port's paused time since the last call to \p bin. \return whether any
     bool AccountPause(uint32_t bin);
@@ -241,6 +242,8 @@ class PathMonitor : public Object
     uint32_t m_quietBins{0};    //!< bins in a row with no frame and no pause
     uint32_t m_quietLimit{1};   //!< quiet bins after which sampling stops
     bool m_idle{false};         //!< sampling stopped while the fabric was quiet
+    mutable std::vector<FabricTopology::EcmpGroup> m_ecmpGroups; //!< EcmpGroups' cache
+    mutable bool m_haveEcmpGroups{false};
 };
 
 } // namespace ns3
