@@ -82,6 +82,18 @@ PathMonitor::Install(Ptr<FabricTopology> topo)
             probe->Attach(this, &m_classifier, dev, index, e.isHost);
             m_probes.push_back(probe);
             m_ports.push_back(PortInfo{e.isHost, e.index, e.port});
+            if (!e.isHost)
+            {
+                if (m_switchPorts.size() <= e.index)
+                {
+                    m_switchPorts.resize(e.index + 1);
+                }
+                if (m_switchPorts[e.index].size() <= e.port)
+                {
+                    m_switchPorts[e.index].resize(e.port + 1, UINT32_MAX);
+                }
+                m_switchPorts[e.index][e.port] = index;
+            }
             horizon = std::max(horizon, 2 * (link.delay + dev->GetTxTime(16384)));
         }
     }
@@ -230,21 +242,19 @@ PathMonitor::GetPaths(uint32_t i) const
 std::vector<PathMonitor::GroupResult>
 PathMonitor::ComputeGroups() const
 {
-    // Data bytes and flows per (switch, port) from the flows' hops.
-    std::map<std::pair<uint32_t, uint16_t>, double> bytes;
-    std::map<std::pair<uint32_t, uint16_t>, double> flows;
-    std::map<std::pair<uint32_t, uint16_t>, uint32_t> elephants;
+    // Data bytes, flows and elephants per port from the flows' hops.
+    std::vector<double> bytes(m_ports.size());
+    std::vector<double> flows(m_ports.size());
+    std::vector<uint32_t> elephants(m_ports.size());
     for (const auto& f : m_flows)
     {
         for (const auto& h : f.hops)
         {
-            const std::pair<uint32_t, uint16_t> key{m_ports[h.dev].node,
-                                                    static_cast<uint16_t>(m_ports[h.dev].port)};
-            bytes[key] += static_cast<double>(h.bytes);
-            flows[key] += 1;
+            bytes[h.dev] += static_cast<double>(h.bytes);
+            flows[h.dev] += 1;
             if (f.payloadBytes >= m_elephant)
             {
-                elephants[key]++;
+                elephants[h.dev]++;
             }
         }
     }
@@ -258,10 +268,12 @@ PathMonitor::ComputeGroups() const
         double total = 0;
         for (uint16_t p : g.ports)
         {
-            r.bytes.push_back(bytes[{g.sw, p}]);
-            r.flows.push_back(flows[{g.sw, p}]);
+            const uint32_t dev = DeviceOf(g.sw, p);
+            const bool linked = dev != UINT32_MAX;
+            r.bytes.push_back(linked ? bytes[dev] : 0.0);
+            r.flows.push_back(linked ? flows[dev] : 0.0);
             total += r.bytes.back();
-            if (elephants[{g.sw, p}] > 1)
+            if (linked && elephants[dev] > 1)
             {
                 r.collisions++;
             }
@@ -312,6 +324,16 @@ PathMonitor::Collisions(const std::vector<GroupResult>& groups) const
     return c;
 }
 
+uint32_t
+PathMonitor::DeviceOf(uint32_t sw, uint32_t port) const
+{
+    if (sw >= m_switchPorts.size() || port >= m_switchPorts[sw].size())
+    {
+        return UINT32_MAX;
+    }
+    return m_switchPorts[sw][port];
+}
+
 const std::vector<FabricTopology::EcmpGroup>&
 PathMonitor::EcmpGroups() const
 {
@@ -336,14 +358,6 @@ PathMonitor::ComputeOverTime() const
         std::size_t next;
     };
 
-    std::map<std::pair<uint32_t, uint32_t>, uint32_t> devOf; // (switch, port) -> device
-    for (uint32_t i = 0; i < m_ports.size(); ++i)
-    {
-        if (!m_ports[i].host)
-        {
-            devOf[{m_ports[i].node, m_ports[i].port}] = i;
-        }
-    }
     static const std::vector<PathProbe::LinkBin> unlinked; // a member port without a link
     std::vector<std::vector<Member>> groups;
     for (const auto& g : EcmpGroups())
@@ -351,8 +365,8 @@ PathMonitor::ComputeOverTime() const
         std::vector<Member> members;
         for (uint16_t p : g.ports)
         {
-            const auto it = devOf.find({g.sw, p});
-            members.push_back(Member{it == devOf.end() ? &unlinked : &GetLinkBins(it->second), 0});
+            const uint32_t dev = DeviceOf(g.sw, p);
+            members.push_back(Member{dev == UINT32_MAX ? &unlinked : &GetLinkBins(dev), 0});
         }
         groups.push_back(std::move(members));
     }

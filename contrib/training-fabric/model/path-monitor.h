@@ -218,6 +218,8 @@ class PathMonitor : public Object
         return 1;
     }
 
+    /// \return the port index of switch \p sw's port \p port, or UINT32_MAX when it has no link
+    uint32_t DeviceOf(uint32_t sw, uint32_t port) const;
     /// \return the topology's ECMP groups, read once (at scale, a scan of every route)
     const std::vector<FabricTopology::EcmpGroup>& EcmpGroups() const;
     void SampleBin();
@@ -232,6 +234,7 @@ class PathMonitor : public Object
     RoceFlowClassifier m_classifier;
     std::vector<Ptr<PathProbe>> m_probes;
     std::vector<PortInfo> m_ports;
+    std::vector<std::vector<uint32_t>> m_switchPorts; //!< [switch][port] -> port index
     std::vector<Flow> m_flows;
     EventId m_binEvent;
     uint32_t m_bins{0};
