@@ -5,6 +5,7 @@
 
 #include "ns3/fabric-switch.h"
 #include "ns3/fabric-topology.h"
+#include "ns3/path-probe.h"
 #include "ns3/roce-header.h"
 #include "ns3/shared-buffer-mmu.h"
 
@@ -12,6 +13,10 @@
 
 namespace ns3
 {
+
+// The monitor's estimate counts one stored bin record per (bin, link direction).
+static_assert(sizeof(PathProbe::LinkBin) <= RunLimits::kMonitorBytesPerCell,
+              "RunLimits::kMonitorBytesPerCell must cover a PathProbe::LinkBin");
 
 namespace
 {

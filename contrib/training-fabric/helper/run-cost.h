@@ -30,7 +30,7 @@ namespace RunLimits
 {
 /// Memory of the path monitor's per-link series: 1 GiB.
 constexpr uint64_t kMonitorBytes = 1ULL << 30;
-/// Memory per (bin, link direction): the bin's counters (32 B) and its paused time (8 B).
+/// Memory per (bin, link direction): one PathProbe::LinkBin (checked in run-cost.cc).
 constexpr uint64_t kMonitorBytesPerCell = 40;
 /// Switch ports and traced flows visited by the periodic samples: 10^10 (tens of seconds).
 constexpr uint64_t kSampleVisits = 10000000000ULL;

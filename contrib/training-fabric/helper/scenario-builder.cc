@@ -18,7 +18,7 @@
 #include "ns3/fabric-net-device.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/mac48-address.h"
-#include "ns3/path-monitor.h"
+#include "ns3/path-monitor-helper.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
@@ -222,9 +222,9 @@ ScenarioRunner::Build()
 
     if (m_cfg.monitor.enabled)
     {
-        m_monitor = CreateObject<PathMonitor>();
-        m_monitor->SetAttribute("BinWidth", TimeValue(m_cfg.monitor.bin));
-        m_monitor->SetAttribute("ElephantBytes", UintegerValue(m_cfg.monitor.elephantBytes));
+        m_monitor = std::make_unique<PathMonitorHelper>();
+        m_monitor->SetMonitorAttribute("BinWidth", TimeValue(m_cfg.monitor.bin));
+        m_monitor->SetMonitorAttribute("ElephantBytes", UintegerValue(m_cfg.monitor.elephantBytes));
         m_monitor->Install(m_topo);
     }
 

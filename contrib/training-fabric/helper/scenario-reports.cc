@@ -10,7 +10,7 @@
 #include "trace-runner.h"
 
 #include "ns3/fabric-switch.h"
-#include "ns3/path-monitor.h"
+#include "ns3/path-monitor-helper.h"
 
 #include <algorithm>
 #include <cmath>

@@ -14,7 +14,7 @@
 #include "ns3/fabric-net-device.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/fabric-topology.h"
-#include "ns3/path-monitor.h"
+#include "ns3/path-monitor-helper.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
@@ -53,7 +53,13 @@ ScenarioRunner::GetConfig() const
 Ptr<PathMonitor>
 ScenarioRunner::GetMonitor() const
 {
-    return m_monitor;
+    return m_monitor ? m_monitor->GetMonitor() : nullptr;
+}
+
+const PathMonitorHelper*
+ScenarioRunner::GetMonitorHelper() const
+{
+    return m_monitor.get();
 }
 
 Ptr<FabricTopology>
@@ -295,7 +301,7 @@ ScenarioRunner::Run()
     Collect();
     if (m_monitor)
     {
-        m_monitor->Finish();
+        m_monitor->GetMonitor()->Finish();
     }
     m_outcome = AllDone() ? RunOutcome::COMPLETED
                           : (m_stall && m_stall->IsStalled() ? RunOutcome::STALLED

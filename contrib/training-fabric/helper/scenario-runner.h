@@ -25,6 +25,7 @@ class CollectiveEngine;
 class TraceRunner;
 class FabricTopology;
 class PathMonitor;
+class PathMonitorHelper;
 class RdmaQueuePair;
 class RunProgress;
 
@@ -90,6 +91,8 @@ class ScenarioRunner
     const ScenarioConfig& GetConfig() const;
     /// \return the path monitor (null unless the scenario enables it)
     Ptr<PathMonitor> GetMonitor() const;
+    /// \return the path monitor's helper, which writes its files (null unless enabled)
+    const PathMonitorHelper* GetMonitorHelper() const;
     /// \return the fabric after Build() (null before), to add hooks or flows
     Ptr<FabricTopology> GetTopology() const;
 
@@ -142,7 +145,7 @@ class ScenarioRunner
     std::unique_ptr<StallDetector> m_stall;
     RunOutcome m_outcome{RunOutcome::STOP_REACHED};
     Time m_endTime; //!< simulated time when Run() ended
-    Ptr<PathMonitor> m_monitor;
+    std::unique_ptr<PathMonitorHelper> m_monitor;
     uint32_t m_iteration{0};
     uint32_t m_phase{0};
     Ptr<FabricTopology> m_topo;

@@ -7,84 +7,79 @@
 #ifndef PATH_MONITOR_H
 #define PATH_MONITOR_H
 
-#include "fabric-net-device.h"
+#include "fabric-topology.h"
+#include "path-probe.h"
+#include "roce-flow-classifier.h"
 
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
+#include "ns3/simulator-impl.h"
 
 #include <cstdint>
 #include <map>
-#include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace ns3
 {
 
-class FabricTopology;
-class Packet;
-class SimulatorImpl;
-
 /**
  * \ingroup training-fabric
- * \brief Passive flow-to-path correlation and link-load monitor.
+ * \brief Passive flow-to-path correlation and link-load monitor, shaped
+ * like ns-3's FlowMonitor.
  *
- * It listens to the TxBegin trace of every port (it never changes
- * forwarding). A flow is a queue pair, identified by its 5-tuple (source and
- * destination address, UDP source port). Per flow it keeps, for every
- * (switch, egress port) its data frames used, bytes and frames, so memory
- * grows with flows x hops, not with packets; the path is rebuilt by
- * following those ports from the source's switch (a flow sprayed over several
- * paths shows each path, its bytes split in proportion at every fork). Per
- * link direction and time bin it counts bytes (all frames), data bytes,
- * distinct flows, the largest queue seen at a transmission, and paused time.
+ * Install() puts a PathProbe on every port (both directions of every link);
+ * the probes count per port and time bin and ask a RoceFlowClassifier for
+ * each data frame's flow; the monitor keeps, per flow, the ports its data
+ * frames used (bytes and frames per port), so memory grows with flows x hops,
+ * not with packets. It never changes forwarding. From these records it
+ * rebuilds each flow's path(s) (a flow sprayed over several paths shows
+ * each, its bytes split in proportion at every fork) and computes the
+ * imbalance of every ECMP group (FabricTopology::GetEcmpGroups) over the
+ * members' data bytes and flow counts with every ImbalanceMetric;
+ * fabric-wide values weight the groups by their traffic. Collisions: member
+ * links that carry more than one elephant flow (ElephantBytes). Files and
+ * plots are PathMonitorHelper's business.
  *
- * Imbalance is computed per ECMP group (a switch's set of equal-cost next
- * hops, FabricTopology::GetEcmpGroups) on the data bytes and on the flow
- * counts of the members, with every ImbalanceMetric; fabric-wide values are
- * the groups' values weighted by their traffic. Collisions: member links
- * that carry more than one elephant flow (ElephantBytes).
+ * Paused time per port and bin is sampled at bin edges while the fabric is
+ * active; sampling stops once the fabric has been quiet (no frame started,
+ * no port paused) for longer than any pause could still follow the last
+ * frame, and resumes with the next frame, so a monitor never keeps a
+ * simulation running, alone or with other monitors.
  */
-class PathMonitor : public Object, private FabricTxObserver
+class PathMonitor : public Object
 {
   public:
     static TypeId GetTypeId();
     PathMonitor();
     ~PathMonitor() override;
 
-    /// Hook every port of \p topo. Call before the simulation runs.
+    /// Probe every port of \p topo. Call before the simulation runs.
     void Install(Ptr<FabricTopology> topo);
     /// Close the last bin (pause time). Call when the simulation has ended.
     void Finish();
 
-    /// One (switch, egress port) a flow used.
+    /// One port a flow's data frames used.
     struct Hop
     {
-        uint32_t sw{0};
-        uint16_t port{0};
-        uint64_t bytes{0}; //!< frame bytes of this flow's data through the port
+        uint32_t dev{0};              //!< the port, as a link direction index (GetDevice)
+        uint32_t lastBin{UINT32_MAX}; //!< last bin with a frame of the flow here
+        uint64_t bytes{0};            //!< frame bytes of this flow's data through the port
         uint64_t frames{0};
-        uint32_t lastBin{UINT32_MAX};
-        uint32_t dev{0}; //!< the port, as a link direction index (GetDevice)
     };
 
     /// One flow (queue pair).
     struct Flow
     {
-        uint32_t srcIp{0};
-        uint32_t dstIp{0};
-        uint16_t srcPort{0};
-        uint32_t src{0}; //!< host
-        uint32_t dst{0}; //!< host
-        uint64_t payloadBytes{0};
-        uint64_t frames{0};
-        Time first;
-        Time last;
+        RoceFlowClassifier::Tuple tuple;
+        uint64_t payloadBytes{0};     //!< RoCE payload sent by the source
+        uint64_t frames{0};           //!< data frames sent by the source
+        Time first;                   //!< first data frame at the source
+        Time last;                    //!< last data frame at the source
         uint32_t lastBin{UINT32_MAX}; //!< at the source NIC
-        std::vector<Hop> hops;
+        std::vector<Hop> hops;        //!< switch egress ports, in order of first use
     };
 
     /// A path of a flow: switch hops and the bytes attributed to it.
@@ -107,6 +102,21 @@ class PathMonitor : public Object, private FabricTxObserver
         uint32_t collisions{0};
     };
 
+    /// Fabric-wide imbalance of data bytes in one time bin.
+    struct BinImbalance
+    {
+        uint32_t bin{0};
+        std::map<std::string, double> byBytes; //!< every metric, groups weighted by bytes
+    };
+
+    /// Where a monitored port is.
+    struct PortInfo
+    {
+        bool host{false};
+        uint32_t node{0}; //!< host or switch index
+        uint32_t port{0}; //!< port on the switch (0 for a host)
+    };
+
     const std::vector<Flow>& GetFlows() const;
     /// \return the path(s) of flow \p i
     std::vector<Path> GetPaths(uint32_t i) const;
@@ -118,39 +128,32 @@ class PathMonitor : public Object, private FabricTxObserver
                    bool byFlows) const;
     /// \return the number of collisions over all groups
     uint32_t Collisions(const std::vector<GroupResult>& groups) const;
+    /// \return every metric over data bytes per bin with traffic in an ECMP group
+    std::vector<BinImbalance> ComputeOverTime() const;
+
     /// \return total bytes transmitted by link direction \p dev (all bins)
     uint64_t GetDeviceBytes(uint32_t dev) const;
     uint32_t GetNDevices() const;
     Ptr<FabricNetDevice> GetDevice(uint32_t dev) const;
-
-    /// paths.csv, links.csv and imbalance.json texts.
-    std::string PathsCsv() const;
-    std::string LinksCsv() const;
-    std::string ImbalanceJson() const;
-    /// Write the three files and, when gnuplot is installed, the PNG plots.
-    void WriteOutputs(const std::string& dir) const;
-    /// A few lines for the console.
-    std::string SummaryTable() const;
+    PortInfo GetPortInfo(uint32_t dev) const;
+    /// \return link direction \p dev's bins with traffic or pause, in order
+    const std::vector<PathProbe::LinkBin>& GetLinkBins(uint32_t dev) const;
+    /// \return the bin width
+    Time GetBinWidth() const;
+    /// \return the number of bins up to the end of the run (after Finish)
+    uint32_t GetNBins() const;
+    Ptr<FabricTopology> GetTopology() const;
 
   private:
-    void DoDispose() override;
-    /**
-     * A data frame starts on a port (FabricTxObserver); \p tag is the port's
-     * link direction index, plus kHostPort for a host NIC port.
-     */
-    void OnTxBegin(uint32_t tag, const Packet& p, uint8_t cls, uint64_t queueBytes) override;
-    void SampleBin();
-    /// Schedule the next SampleBin after \p delay, from the current counts.
-    void ScheduleSample(Time delay);
-    /// Cancel sampling and leave the count of sampling monitors.
-    void StopSampling();
-    void AccountPause(uint32_t bin);
-    /// \return the bin of time \p now
-    uint32_t Bin(Time now) const;
+    friend class PathProbe;
 
-    /// \return the bin of time step \p ts (inline fast path of Bin)
-    uint32_t BinOfTimeStep(int64_t ts) const
+    void DoDispose() override;
+
+    /// \return the bin of the current time (for probes, per frame), and the time
+    uint32_t BinNow(Time& now)
     {
+        now = m_sim->Now();
+        const int64_t ts = now.GetTimeStep();
         if (ts < m_binStartTs || ts >= m_binEndTs)
         {
             MoveBin(ts);
@@ -158,103 +161,92 @@ class PathMonitor : public Object, private FabricTxObserver
         return m_cachedBin;
     }
 
-    /// Point the bin cache at the bin holding time step \p ts.
-    void MoveBin(int64_t ts) const;
-
-    /// One time bin of a link direction.
-    struct BinStats
-    {
-        uint64_t bytes{0};     //!< all frames
-        uint64_t dataBytes{0}; //!< data frames
-        uint64_t maxQueue{0};  //!< largest queue seen at a transmission
-        uint32_t flows{0};     //!< distinct flows
-    };
-
-    /// \return bin \p b of link direction \p dev (zeros past the last row)
-    const BinStats& GetBin(uint32_t dev, uint32_t b) const;
-    std::string DeviceName(uint32_t dev) const;
-
-    struct Device
-    {
-        Ptr<FabricNetDevice> dev;
-        bool host{false};
-        uint32_t node{0}; //!< host or switch index
-        uint32_t port{0};
-
-        std::vector<int64_t> pausePs;
-        int64_t pausedSoFarPs{0};
-    };
+    /// Point the bin cache at the bin holding time step \p ts (a frame's).
+    void MoveBin(int64_t ts);
 
     /**
-     * Routes one port's TxBegin trace to OnTxBegin with the port's index;
-     * only for a port that already has another FabricTxObserver.
+     * A data frame of flow \p c.flow starts on port \p dev in bin \p bin
+     * (for probes, per data frame).
+     * \return 1 when it is the flow's first frame on that port in the bin
      */
-    struct Tap
+    uint32_t ReportData(const RoceFlowClassifier::Result& c,
+                        uint32_t dev,
+                        bool entry,
+                        uint32_t bin,
+                        uint32_t size,
+                        Time now)
     {
-        PathMonitor* monitor;
-        uint32_t index;
-
-        void OnTx(Ptr<const Packet> p, uint8_t cls)
+        if (c.isNew)
         {
-            const Device& d = monitor->m_devices[index];
-            monitor->OnTxBegin(index | (d.host ? kHostPort : 0),
-                               *p,
-                               cls,
-                               d.dev->GetTotalQueueBytes());
+            m_flows.emplace_back().tuple = m_classifier.GetTuple(c.flow);
+            m_flows.back().first = now;
         }
-    };
+        Flow& f = m_flows[c.flow];
+        uint32_t* lastBin;
+        if (entry)
+        {
+            f.payloadBytes += c.payload;
+            f.frames++;
+            f.last = now;
+            lastBin = &f.lastBin;
+        }
+        else
+        {
+            Hop* hop = nullptr;
+            for (auto& h : f.hops)
+            {
+                if (h.dev == dev)
+                {
+                    hop = &h;
+                    break;
+                }
+            }
+            if (!hop)
+            {
+                hop = &f.hops.emplace_back();
+                hop->dev = dev;
+            }
+            hop->bytes += size;
+            hop->frames++;
+            lastBin = &hop->lastBin;
+        }
+        if (*lastBin == bin)
+        {
+            return 0;
+        }
+        *lastBin = bin;
+        return 1;
+    }
+
+    /// \return the port index of switch \p sw's port \p port, or UINT32_MAX when it has no link
+    uint32_t DeviceOf(uint32_t sw, uint32_t port) const;
+    /// \return the topology's ECMP groups, read once (at scale, a scan of every route)
+    const std::vector<FabricTopology::EcmpGroup>& EcmpGroups() const;
+    void SampleBin();
+    /// Give every port's paused time since the last call to \p bin. \return whether any
+    bool AccountPause(uint32_t bin);
 
     Time m_bin;
     uint64_t m_elephant;
-    std::vector<std::unique_ptr<Tap>> m_taps;
     Ptr<FabricTopology> m_topo;
     /// The running simulator: its Now() per frame, without Simulator::Now's lookup of it.
     Ptr<SimulatorImpl> m_sim;
-    std::vector<Device> m_devices;
+    RoceFlowClassifier m_classifier;
+    std::vector<Ptr<PathProbe>> m_probes;
+    std::vector<PortInfo> m_ports;
+    std::vector<std::vector<uint32_t>> m_switchPorts; //!< [switch][port] -> port index
     std::vector<Flow> m_flows;
-    std::unordered_map<uint64_t, uint32_t> m_flowIndex; //!< 5-tuple key -> flow
     EventId m_binEvent;
     uint32_t m_bins{0};
-    /**
-     * Sampling with several monitors: each one's pending sample keeps the
-     * others' Simulator::IsFinished() false, so a monitor also stops when
-     * only monitor samples ran since its previous one, and re-arms when a
-     * frame opens a new bin row. (One monitor relies on IsFinished alone.)
-     */
-    static uint32_t s_sampling;   //!< monitors installed and not finished
-    static uint64_t s_samplesRun; //!< SampleBin calls, all monitors
-    uint64_t m_lastEventCount{0}; //!< Simulator::GetEventCount at the last sample
-    uint64_t m_lastSamplesRun{0}; //!< s_samplesRun at the last sample
-    bool m_sampling{false};       //!< counted in s_sampling
-    bool m_idle{false};           //!< sampling stopped while the simulation idled
-    /**
-     * Per-link bins, bin-major: row b holds bin b of every link direction,
-     * so the frames of one bin, on any port, touch one small row that stays
-     * in cache. Rows are added as time reaches them.
-     */
-    std::vector<BinStats> m_binStats;
-    uint32_t m_binRows{0};
-    uint32_t m_nDevices{0}; //!< m_devices.size(), the length of a bin row
-
-    /**
-     * Packet uid -> flow (kNotData for ACK/CNP/PFC), so frames parse once.
-     * Slot uid % kUidSlots holds the uid's next 32 bits as a tag (uids 2^48
-     * apart would alias; no simulation makes that many packets).
-     */
-    struct UidSlot
-    {
-        uint32_t tag{UINT32_MAX};
-        uint32_t flow{0};
-    };
-
-    static constexpr uint32_t kUidBits = 16;
-    static constexpr uint32_t kUidSlots = 1u << kUidBits;
-    static constexpr uint32_t kNotData = UINT32_MAX;
-    static constexpr uint32_t kHostPort = 1u << 31; //!< in an observer tag: a host NIC port
-    std::vector<UidSlot> m_uidSlots = std::vector<UidSlot>(kUidSlots);
-    mutable int64_t m_binStartTs{-1}; //!< start of the cached bin, in time steps
-    mutable int64_t m_binEndTs{-1};   //!< its end (exclusive), in time steps
-    mutable uint32_t m_cachedBin{0};
+    int64_t m_binStartTs{-1}; //!< start of the cached bin, in time steps
+    int64_t m_binEndTs{-1};   //!< its end (exclusive), in time steps
+    uint32_t m_cachedBin{0};
+    int64_t m_lastFrameBin{-1}; //!< the latest bin a frame started in
+    uint32_t m_quietBins{0};    //!< bins in a row with no frame and no pause
+    uint32_t m_quietLimit{1};   //!< quiet bins after which sampling stops
+    bool m_idle{false};         //!< sampling stopped while the fabric was quiet
+    mutable std::vector<FabricTopology::EcmpGroup> m_ecmpGroups; //!< EcmpGroups' cache
+    mutable bool m_haveEcmpGroups{false};
 };
 
 } // namespace ns3

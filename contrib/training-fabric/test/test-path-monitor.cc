@@ -10,9 +10,11 @@
 #include "ns3/fabric-topology.h"
 #include "ns3/imbalance-metrics.h"
 #include "ns3/leaf-spine-helper.h"
-#include "ns3/path-monitor.h"
+#include "ns3/path-monitor-helper.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
+#include "ns3/roce-flow-classifier.h"
+#include "ns3/roce-header.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/simulator.h"
@@ -48,7 +50,9 @@ namespace
 struct Forced
 {
     Ptr<FabricTopology> topo;
+    PathMonitorHelper helper;
     Ptr<PathMonitor> mon;
+    PathMonitorHelper secondHelper;
     Ptr<PathMonitor> second; //!< only when asked for
     std::vector<Ptr<RdmaQueuePair>> qps;
 };
@@ -71,12 +75,10 @@ RunForced(bool secondMonitor = false,
     {
         FabricRoutingHelper::PinHostPairVia(f.topo, i, 4 + i, ls.GetSpineSwitch(spines[i]));
     }
-    f.mon = CreateObject<PathMonitor>();
-    f.mon->Install(f.topo);
+    f.mon = f.helper.Install(f.topo);
     if (secondMonitor)
     {
-        f.second = CreateObject<PathMonitor>();
-        f.second->Install(f.topo);
+        f.second = f.secondHelper.Install(f.topo);
         // No stop time: each monitor's pending sample must not keep the
         // other sampling (and the simulation running) forever.
     }
@@ -124,7 +126,7 @@ TEST(PathMonitor, ForcedPlacementGivesTheHandComputedMetrics)
     EXPECT_DOUBLE_EQ(f.mon->Overall(groups, "fim", true), 0.5);
     // imbalance.json carries the same numbers: one group, so the overall
     // values are the group's.
-    const auto json = nlohmann::json::parse(f.mon->ImbalanceJson());
+    const auto json = nlohmann::json::parse(f.helper.ImbalanceJson());
     for (const auto& o : {json.at("overall"), json.at("groups").at(0)})
     {
         EXPECT_DOUBLE_EQ(o.at("fim_flows").get<double>(), 0.5);
@@ -173,7 +175,7 @@ TEST(PathMonitor, LinksCsvAddsUpToWhatTheDevicesDid)
     };
 
     std::vector<Sum> sum(f.mon->GetNDevices());
-    std::istringstream in(f.mon->LinksCsv());
+    std::istringstream in(f.helper.LinksCsv());
     std::string line;
     std::getline(in, line);
     ASSERT_EQ(line,
@@ -248,18 +250,18 @@ TEST(PathMonitor, SecondMonitorOnTheSamePortsSeesTheSame)
     // The run ends by itself, as with one monitor, and both record what one
     // monitor alone records.
     Forced one = RunForced();
-    const std::string paths = one.mon->PathsCsv();
-    const std::string links = one.mon->LinksCsv();
-    const std::string imbalance = one.mon->ImbalanceJson();
+    const std::string paths = one.helper.PathsCsv();
+    const std::string links = one.helper.LinksCsv();
+    const std::string imbalance = one.helper.ImbalanceJson();
     Simulator::Destroy();
     Forced f = RunForced(true);
     EXPECT_FALSE(f.mon->GetFlows().empty());
-    EXPECT_EQ(f.mon->PathsCsv(), paths);
-    EXPECT_EQ(f.mon->LinksCsv(), links);
-    EXPECT_EQ(f.mon->ImbalanceJson(), imbalance);
-    EXPECT_EQ(f.second->PathsCsv(), paths);
-    EXPECT_EQ(f.second->LinksCsv(), links);
-    EXPECT_EQ(f.second->ImbalanceJson(), imbalance);
+    EXPECT_EQ(f.helper.PathsCsv(), paths);
+    EXPECT_EQ(f.helper.LinksCsv(), links);
+    EXPECT_EQ(f.helper.ImbalanceJson(), imbalance);
+    EXPECT_EQ(f.secondHelper.PathsCsv(), paths);
+    EXPECT_EQ(f.secondHelper.LinksCsv(), links);
+    EXPECT_EQ(f.secondHelper.ImbalanceJson(), imbalance);
     Simulator::Destroy();
 }
 
@@ -275,17 +277,17 @@ TEST(PathMonitor, RecordedPathIsTheRoutedPath)
         // The routing tables' path through the pinned spine: leaf0 uplink to
         // spine s (port 4 + s), spine s down to leaf 1 (port 1), leaf 1 to
         // the host (its port = host index on leaf 1).
-        const uint32_t src = flows[i].src;
+        const uint32_t src = flows[i].tuple.src;
         const uint32_t spine = src < 3 ? 0 : 1;
         std::vector<std::pair<uint32_t, uint16_t>> expected{
             {0, static_cast<uint16_t>(4 + spine)},
             {2 + spine, 1},
-            {1, static_cast<uint16_t>(flows[i].dst - 4)}};
+            {1, static_cast<uint16_t>(flows[i].tuple.dst - 4)}};
         EXPECT_EQ(paths[0].hops, expected) << "flow from host " << src;
         EXPECT_DOUBLE_EQ(paths[0].bytes, 2000000.0);
         // And it is one of the topology's shortest paths.
         bool found = false;
-        for (const auto& p : f.topo->GetPaths(src, flows[i].dst))
+        for (const auto& p : f.topo->GetPaths(src, flows[i].tuple.dst))
         {
             std::vector<std::pair<uint32_t, uint16_t>> hops;
             for (const auto& h : p)
@@ -364,7 +366,8 @@ TEST(PathMonitor, StudyOutputsAreDeterministicAndCountEveryFlow)
         }
         EXPECT_EQ(r.GetMonitor()->GetFlows().size(), 256u) << "seed " << seed;
         EXPECT_EQ(payload, 270000000u) << "seed " << seed;
-        return std::make_pair(r.GetMonitor()->ImbalanceJson() + r.GetMonitor()->PathsCsv(),
+        return std::make_pair(r.GetMonitorHelper()->ImbalanceJson() +
+                                  r.GetMonitorHelper()->PathsCsv(),
                               r.CollectivesCsv());
     };
     const auto a = run(3);
@@ -373,4 +376,123 @@ TEST(PathMonitor, StudyOutputsAreDeterministicAndCountEveryFlow)
     EXPECT_EQ(a.first, b.first);
     EXPECT_EQ(a.second, b.second);
     EXPECT_NE(a.first, c.first);
+}
+
+TEST(PathMonitor, ClassifierMapsFramesToQueuePairsOnce)
+{
+    // Two QPs from 10.0.0.1 (host 0: hosts are 10.0.0.1 + index) to
+    // 10.0.0.9 (host 8), UDP source ports 0xC001 and 0xC002.
+    const Mac48Address a("02:00:00:00:00:01");
+    const Mac48Address b("02:00:00:00:00:02");
+    const RoceFrameBuilder
+        qp1(a, b, Ipv4Address("10.0.0.1"), Ipv4Address("10.0.0.9"), 0xC001, 24, 1);
+    const RoceFrameBuilder
+        qp2(a, b, Ipv4Address("10.0.0.1"), Ipv4Address("10.0.0.9"), 0xC002, 24, 2);
+    RoceFlowClassifier c;
+    Ptr<Packet> d1 = qp1.Build(roce::kOpSendMiddle, 7, false, 4096, 2);
+    // At its host port a data frame is parsed: a new flow, its payload.
+    auto r = c.Classify(*d1, true);
+    EXPECT_EQ(r.flow, 0u);
+    EXPECT_TRUE(r.isNew);
+    EXPECT_EQ(r.payload, 4096u);
+    EXPECT_EQ(c.GetTuple(0).src, 0u);
+    EXPECT_EQ(c.GetTuple(0).dst, 8u);
+    EXPECT_EQ(c.GetTuple(0).srcPort, 0xC001);
+    // The same frame at a later hop: the same flow, found by its uid.
+    r = c.Classify(*d1, false);
+    EXPECT_EQ(r.flow, 0u);
+    EXPECT_EQ(r.payload, 0u); // not parsed again
+    // Another frame of the QP: the same flow, not new.
+    r = c.Classify(*qp1.Build(roce::kOpSendMiddle, 8, false, 1000, 2), true);
+    EXPECT_EQ(r.flow, 0u);
+    EXPECT_FALSE(r.isNew);
+    EXPECT_EQ(r.payload, 1000u);
+    // Another source port is another QP.
+    r = c.Classify(*qp2.Build(roce::kOpSendMiddle, 1, false, 4096, 2), true);
+    EXPECT_EQ(r.flow, 1u);
+    EXPECT_TRUE(r.isNew);
+    // ACKs and CNPs carry no flow data, at any hop.
+    AethHeader aeth;
+    Ptr<Packet> ack = qp1.Build(roce::kOpAcknowledge, 7, false, 0, 0, &aeth);
+    EXPECT_EQ(c.Classify(*ack, true).flow, RoceFlowClassifier::kNotData);
+    EXPECT_EQ(c.Classify(*ack, false).flow, RoceFlowClassifier::kNotData);
+    EXPECT_EQ(c.Classify(*qp1.BuildCnp(), true).flow, RoceFlowClassifier::kNotData);
+    EXPECT_EQ(c.GetNFlows(), 2u);
+}
+
+TEST(PathMonitor, QuietFabricStopsSamplingAndTrafficResumesIt)
+{
+    // Leaf-spine 2 x 2 x 4 at 100 Gb/s, 1 us links, 10 us bins, no stop
+    // time. Burst A at 0: host 0 sends 100 kB to host 4. Burst B at 1 ms:
+    // hosts 0, 1, 2 send 1 MB each to host 4 through a 2 MB switch buffer,
+    // so that PFC pauses ports (three 100 Gb/s inputs into one 100 Gb/s
+    // output). Returns the events of the run and the monitor's records.
+    auto run = [](bool monitor, PathMonitorHelper& helper) {
+        LeafSpineHelper ls;
+        ls.SetShape(2, 2, 4);
+        ls.SetMmuAttribute("BufferSize", UintegerValue(2000000));
+        Ptr<FabricTopology> topo = ls.Install();
+        topo->AssignStreams(0);
+        FabricRoutingHelper::InstallEcmp(topo, EcmpRouting::CRC32, 1);
+        if (monitor)
+        {
+            helper.SetMonitorAttribute("BinWidth", TimeValue(MicroSeconds(10)));
+            helper.Install(topo);
+        }
+        Ptr<RdmaQueuePair> a = topo->Connect(0, 4, 3);
+        topo->GetNic(0)->PostSend(a, 100000);
+        for (uint32_t s = 0; s < 3; ++s)
+        {
+            Ptr<RdmaQueuePair> qp = topo->Connect(s, 4, 3, 0xD000 + s);
+            Ptr<RdmaNic> nic = topo->GetNic(s);
+            Simulator::Schedule(MilliSeconds(1), [nic, qp]() { nic->PostSend(qp, 1000000); });
+        }
+        Simulator::Run();
+        if (monitor)
+        {
+            helper.GetMonitor()->Finish();
+        }
+        const uint64_t events = Simulator::GetEventCount();
+        return events;
+    };
+    PathMonitorHelper none;
+    const uint64_t plain = run(false, none);
+    Simulator::Destroy();
+    PathMonitorHelper helper;
+    const uint64_t monitored = run(true, helper);
+    Ptr<PathMonitor> mon = helper.GetMonitor();
+    // The monitor only adds its samples (it is passive). Quiet limit: a
+    // pause can follow a frame by 2 x (1 us + 16,384 B at 100 Gb/s with L1
+    // overhead, ~1.31 us) < 4.7 us, under one 10 us bin: 0 + 2 quiet bins.
+    // Burst A lasts under 30 us (25 frames, 8.3 us at the source, then
+    // three hops and the ACKs back): at most 3 busy bins, 2 quiet ones and
+    // the one in which sampling began, 6 samples. Burst B: 3 MB through
+    // one 100 Gb/s port, 240 us, plus the same margin: under 30 bins, at most
+    // 30 + 2 + 1 samples. Sampling through the 1 ms gap instead would add
+    // about 100.
+    const uint64_t samples = monitored - plain;
+    EXPECT_GE(samples, 240u / 10u) << "burst B's bins must be sampled (traffic resumes sampling)";
+    EXPECT_LE(samples, 6u + 33u);
+    // Pause is split over bins exactly: no bin of any port holds more paused
+    // time than the bin is long (a pause left unsampled through burst B
+    // would land in one bin at Finish), and the total is the port's own.
+    double pausedAnywhere = 0;
+    for (uint32_t d = 0; d < mon->GetNDevices(); ++d)
+    {
+        double sum = 0;
+        for (const auto& b : mon->GetLinkBins(d))
+        {
+            EXPECT_LE(b.pausePs, 10000000) << "device " << d << " bin " << b.bin;
+            sum += b.pausePs * 1e-12;
+        }
+        double paused = 0;
+        for (const Time& t : mon->GetDevice(d)->GetCounters().pausedTime)
+        {
+            paused += t.GetSeconds();
+        }
+        EXPECT_NEAR(sum, paused, 1e-12) << d;
+        pausedAnywhere += paused;
+    }
+    EXPECT_GT(pausedAnywhere, 0.0);
+    Simulator::Destroy();
 }

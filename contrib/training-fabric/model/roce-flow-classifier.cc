@@ -1,0 +1,44 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include "roce-flow-classifier.h"
+
+#include "fabric-addressing.h"
+#include "roce-header.h"
+
+namespace ns3
+{
+
+RoceFlowClassifier::RoceFlowClassifier()
+    : m_uidSlots(kUidSlots)
+{
+}
+
+RoceFlowClassifier::Result
+RoceFlowClassifier::Parse(const Packet& p, UidSlot& slot, uint32_t tag)
+{
+    Result r;
+    RoceFrameInfo info;
+    if (!ParseRoceFrame(p, info) || info.opcode == roce::kOpAcknowledge ||
+        info.opcode == roce::kOpCnp)
+    {
+        slot = UidSlot{tag, kNotData};
+        return r;
+    }
+    r.payload = info.payloadBytes;
+    const uint32_t src = fabric::HostIdFromIp(info.srcIp);
+    const uint32_t dst = fabric::HostIdFromIp(info.dstIp);
+    const uint64_t key = (static_cast<uint64_t>(src & 0xffffff) << 40) |
+                         (static_cast<uint64_t>(dst & 0xffffff) << 16) | info.srcPort;
+    auto [it, inserted] = m_index.try_emplace(key, static_cast<uint32_t>(m_tuples.size()));
+    if (inserted)
+    {
+        m_tuples.push_back(Tuple{info.srcIp, info.dstIp, info.srcPort, src, dst});
+        r.isNew = true;
+    }
+    r.flow = it->second;
+    slot = UidSlot{tag, r.flow};
+    return r;
+}
+
+} // namespace ns3
