@@ -99,12 +99,9 @@ CCS = {
             # The reference answers every CE-marked packet with a CNP flag in its
             # ACK and samples it every 1 us (alpha) and 4 us (rate decrease).
             "cnp_interval": "1us",
-            "cc_params": {
-                "Profile": "vendor", "G": 1.0 / 256, "AlphaPeriod": "1us",
-                "IncreasePeriod": "300us", "ByteCounter": 10**15, "F": 1,
-                "RateAI": "20Mbps", "RateHAI": "200Mbps", "RateReducePeriod": "4us",
-                "InitialAlpha": 1.0, "MinRate": "1000Mbps",
-            },
+            # Profile hpcc-sim: the values below, no byte counter, and the
+            # target rate kept through a train of cuts (ClampTargetRate false).
+            "cc_params": {"Profile": "hpcc-sim", "MinRate": "1000Mbps"},
         },
         "ref": {"CC_MODE": 1, "ENABLE_QCN": 1, "HAS_WIN": 0, "VAR_WIN": 0,
                 "ALPHA_RESUME_INTERVAL": 1, "RATE_DECREASE_INTERVAL": 4, "RP_TIMER": 300,
