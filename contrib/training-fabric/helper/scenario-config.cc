@@ -1833,7 +1833,7 @@ ParseScenarioText(const std::string& jsonText,
         {
             r.Fail("routing.mode", "dimension-order routing (dor) needs a torus topology");
         }
-        rc.hash = r.Str("hash", "crc32", {"crc32", "mix64"});
+        rc.hash = r.Str("hash", "crc32", {"crc32", "crc32-plain", "mix64"});
         rc.seed = static_cast<uint32_t>(r.UInt("seed", 1, 0, UINT32_MAX));
         if (const json* p = r.Find("pins"))
         {

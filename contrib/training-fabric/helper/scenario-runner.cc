@@ -326,20 +326,21 @@ ScenarioRunner::Build()
     }
     const RoutingConfig& r = m_cfg.routing;
     const auto hash = r.hash == "mix64" ? EcmpRouting::MIX64 : EcmpRouting::CRC32;
+    const bool crcOffsets = r.hash != "crc32-plain";
     try
     {
         if (r.mode == "ecmp")
         {
-            FabricRoutingHelper::InstallEcmp(m_topo, hash, r.seed);
+            FabricRoutingHelper::InstallEcmp(m_topo, hash, r.seed, crcOffsets);
         }
         else if (r.mode == "dor")
         {
-            FabricRoutingHelper::InstallEcmp(m_topo, hash, r.seed);
+            FabricRoutingHelper::InstallEcmp(m_topo, hash, r.seed, crcOffsets);
             torus->InstallDimensionOrderRouting(m_topo);
         }
         else if (r.mode == "static")
         {
-            FabricRoutingHelper::InstallStatic(m_topo, hash, r.seed);
+            FabricRoutingHelper::InstallStatic(m_topo, hash, r.seed, crcOffsets);
             for (const StaticPin& pin : r.pins)
             {
                 const uint32_t via = leafSpine->GetSpineSwitch(pin.spine);
