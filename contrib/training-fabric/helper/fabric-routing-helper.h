@@ -27,9 +27,9 @@ class FabricRoutingHelper
      * ECMP on every switch, each with its own seed derived from \p seed and
      * the switch index (splitmix64), as operators configure per-switch seeds.
      * With \p crcOffsets (CRC32 only) each switch also gets its own hash
-     * offset (the top 5 bits of its seed), so that
-     * tiers select by different CRC bits; false keeps every offset at 0 (the
-     * plain CRC32 that polarizes multi-tier fabrics).
+     * offset (the top 5 bits of its seed), so that tiers select by different
+     * CRC bits; false keeps every offset at 0 (the plain CRC32 that
+     * polarizes multi-tier fabrics).
      */
     static void InstallEcmp(Ptr<FabricTopology> topo,
                             EcmpRouting::HashType hash,

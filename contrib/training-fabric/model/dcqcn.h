@@ -27,9 +27,9 @@ namespace ns3
  * - on a CNP (at most one reaction per RateReducePeriod):
  *   R_T = R_C; R_C = R_C (1 - alpha/2); alpha = (1 - g) alpha + g;
  *   the increase timer, the byte counter and both stage counters restart.
- *   With ClampTargetRate false (the HPCC simulator's and ConnectX's
- *   behaviour) R_T = R_C only if a rate-increase event came since the last
- *   cut: through a train of cuts R_T keeps the rate before the train;
+ *   With ClampTargetRate false (the HPCC simulator's Mellanox model) R_T =
+ *   R_C only if a rate-increase event came since the last cut: through a
+ *   train of cuts R_T keeps the rate before the train;
  * - every AlphaPeriod without a CNP: alpha = (1 - g) alpha;
  * - a rate-increase event each time the timer T expires (stage T_c += 1) or
  *   the QP has sent B bytes (stage BC_c += 1):
