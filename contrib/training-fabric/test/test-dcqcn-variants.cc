@@ -7,6 +7,8 @@
  * One QP driven by hand, no network; expected rates from the DCQCN
  * equations (Zhu et al., SIGCOMM 2015) as the model doc writes them.
  */
+#include "hand-qp.h"
+
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/dcqcn.h"
@@ -24,21 +26,8 @@ using namespace ns3;
 
 namespace
 {
-/// A QP on a 100 Gb/s host, to drive an algorithm by hand.
-Ptr<RdmaQueuePair>
-HandQp()
-{
-    LeafSpineHelper ls;
-    ls.SetShape(1, 1, 2);
-    Ptr<FabricTopology> topo = ls.Install();
-    return topo->Connect(0, 1, 3);
-}
-
-uint64_t
-Bps(const DataRate& r)
-{
-    return r.GetBitRate();
-}
+using tftest::Bps;
+using tftest::HandQp;
 
 struct Rates
 {
