@@ -99,12 +99,9 @@ CCS = {
             # The reference answers every CE-marked packet with a CNP flag in its
             # ACK and samples it every 1 us (alpha) and 4 us (rate decrease).
             "cnp_interval": "1us",
-            "cc_params": {
-                "Profile": "vendor", "G": 1.0 / 256, "AlphaPeriod": "1us",
-                "IncreasePeriod": "300us", "ByteCounter": 10**15, "F": 1,
-                "RateAI": "20Mbps", "RateHAI": "200Mbps", "RateReducePeriod": "4us",
-                "InitialAlpha": 1.0, "MinRate": "1000Mbps",
-            },
+            # Profile hpcc-sim: the values below, no byte counter, and the
+            # target rate kept through a train of cuts (ClampTargetRate false).
+            "cc_params": {"Profile": "hpcc-sim", "MinRate": "1000Mbps"},
         },
         "ref": {"CC_MODE": 1, "ENABLE_QCN": 1, "HAS_WIN": 0, "VAR_WIN": 0,
                 "ALPHA_RESUME_INTERVAL": 1, "RATE_DECREASE_INTERVAL": 4, "RP_TIMER": 300,
@@ -168,9 +165,10 @@ def our_scenario(name, topo_path, flows, cc, seed, ecmp_hash):
         # below the threshold (our defaults for the last three).
         "switch": {"buffer": "32MiB", "pfc": True, "ecn": c["ecn"]},
         "nic": nic,
-        # mix64, not crc32: per-switch CRC32 seeds only XOR a constant into
-        # the hash, so every tier picks by the same bits and a k=4 fat-tree
-        # polarizes (half the core links idle; see the model doc).
+        # mix64 by default: the reference's hash is another function anyway.
+        # crc32-plain (per-switch seeds only XOR a constant into a CRC, so
+        # every tier picks by the same bits) polarizes this fat-tree: half
+        # the core links idle (see the model doc).
         "routing": {"mode": "ecmp", "hash": ecmp_hash, "seed": seed},
         "workload": {"type": "flows",
                      "flows": [{"src": s, "dst": d, "bytes": b, "start": "%gs" % START_S}
@@ -209,8 +207,8 @@ def main():
     ap.add_argument("--hpcc", help="the reference's built scratch/third program")
     ap.add_argument("--tf-run", default=os.path.join(ROOT, "build", "bin", "tf-run"))
     ap.add_argument("--only", help="one case, e.g. incast/dcqcn")
-    ap.add_argument("--hash", default="mix64", choices=["mix64", "crc32"],
-                    help="our ECMP hash (crc32 polarizes this fat-tree)")
+    ap.add_argument("--hash", default="mix64", choices=["mix64", "crc32", "crc32-plain"],
+                    help="our ECMP hash (crc32-plain polarizes this fat-tree)")
     ap.add_argument("--seeds", type=int, default=1,
                     help="our runs per case with ECMP seeds 1..N (the spread hashing alone causes)")
     args = ap.parse_args()

@@ -26,12 +26,19 @@ SwitchSeed(uint32_t seed, uint32_t sw)
     return static_cast<uint32_t>(SplitMix64(static_cast<uint64_t>(seed) << 32 | sw).Next());
 }
 
+/// Switch \p sw's ECMP: its seed from \p seed and, for CRC32 with
+/// \p crcOffsets, a hash offset from that seed's top 5 bits.
 Ptr<EcmpRouting>
-MakeEcmp(EcmpRouting::HashType hash, uint32_t seed)
+MakeEcmp(EcmpRouting::HashType hash, uint32_t seed, uint32_t sw, bool crcOffsets)
 {
     Ptr<EcmpRouting> r = CreateObject<EcmpRouting>();
     r->SetAttribute("Hash", EnumValue(hash));
-    r->SetAttribute("Seed", UintegerValue(seed));
+    const uint32_t switchSeed = SwitchSeed(seed, sw);
+    r->SetAttribute("Seed", UintegerValue(switchSeed));
+    if (hash == EcmpRouting::CRC32 && crcOffsets)
+    {
+        r->SetAttribute("HashOffset", UintegerValue(switchSeed >> 27));
+    }
     return r;
 }
 
@@ -69,23 +76,25 @@ PathVia(Ptr<FabricTopology> topo, uint32_t src, uint32_t dst, uint32_t via)
 void
 FabricRoutingHelper::InstallEcmp(Ptr<FabricTopology> topo,
                                  EcmpRouting::HashType hash,
-                                 uint32_t seed)
+                                 uint32_t seed,
+                                 bool crcOffsets)
 {
     for (uint32_t s = 0; s < topo->GetNSwitches(); ++s)
     {
-        topo->GetSwitch(s)->SetRouting(MakeEcmp(hash, SwitchSeed(seed, s)));
+        topo->GetSwitch(s)->SetRouting(MakeEcmp(hash, seed, s, crcOffsets));
     }
 }
 
 void
 FabricRoutingHelper::InstallStatic(Ptr<FabricTopology> topo,
                                    EcmpRouting::HashType hash,
-                                   uint32_t seed)
+                                   uint32_t seed,
+                                   bool crcOffsets)
 {
     for (uint32_t s = 0; s < topo->GetNSwitches(); ++s)
     {
         Ptr<StaticRouting> r = CreateObject<StaticRouting>();
-        r->SetAttribute("Fallback", PointerValue(MakeEcmp(hash, SwitchSeed(seed, s))));
+        r->SetAttribute("Fallback", PointerValue(MakeEcmp(hash, seed, s, crcOffsets)));
         topo->GetSwitch(s)->SetRouting(r);
     }
 }

@@ -26,14 +26,25 @@ class FabricRoutingHelper
     /**
      * ECMP on every switch, each with its own seed derived from \p seed and
      * the switch index (splitmix64), as operators configure per-switch seeds.
+     * With \p crcOffsets (CRC32 only) each switch also gets its own hash
+     * offset (the top 5 bits of its seed), so that tiers select by different
+     * CRC bits; false keeps every offset at 0 (the plain CRC32 that
+     * polarizes multi-tier fabrics).
      */
-    static void InstallEcmp(Ptr<FabricTopology> topo, EcmpRouting::HashType hash, uint32_t seed);
+    static void InstallEcmp(Ptr<FabricTopology> topo,
+                            EcmpRouting::HashType hash,
+                            uint32_t seed,
+                            bool crcOffsets = true);
 
     /**
      * Static routing on every switch (no pins yet; unpinned frames use ECMP
-     * with \p hash and per-switch seeds from \p seed).
+     * with \p hash, per-switch seeds from \p seed and \p crcOffsets as
+     * InstallEcmp).
      */
-    static void InstallStatic(Ptr<FabricTopology> topo, EcmpRouting::HashType hash, uint32_t seed);
+    static void InstallStatic(Ptr<FabricTopology> topo,
+                              EcmpRouting::HashType hash,
+                              uint32_t seed,
+                              bool crcOffsets = true);
 
     /**
      * Pin all traffic from host \p src to host \p dst through switch \p via:

@@ -274,7 +274,7 @@ ParseScenarioText(const std::string& jsonText,
         rc.mode = r.Str("mode", "ecmp", ScenarioRegistry<ScenarioRoutingMode>::Names("ecmp"));
         const auto mode = ScenarioRegistry<ScenarioRoutingMode>::Create(rc.mode);
         mode->Check(cfg, r);
-        rc.hash = r.Str("hash", "crc32", {"crc32", "mix64"});
+        rc.hash = r.Str("hash", "crc32", {"crc32", "crc32-plain", "mix64"});
         rc.seed = static_cast<uint32_t>(r.UInt("seed", 1, 0, UINT32_MAX));
         if (const json* p = r.Find("pins"))
         {

@@ -125,7 +125,7 @@ struct StaticPin
 struct RoutingConfig
 {
     std::string mode{"ecmp"};  //!< a ScenarioRegistry<ScenarioRoutingMode> name
-    std::string hash{"crc32"}; //!< crc32 | mix64
+    std::string hash{"crc32"}; //!< crc32 (per-switch hash offsets) | crc32-plain | mix64
     uint32_t seed{1};
     std::vector<StaticPin> pins;
 };

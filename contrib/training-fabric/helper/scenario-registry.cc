@@ -73,6 +73,12 @@ ScenarioHashType(const RoutingConfig& routing)
     return routing.hash == "mix64" ? EcmpRouting::MIX64 : EcmpRouting::CRC32;
 }
 
+bool
+ScenarioCrcOffsets(const RoutingConfig& routing)
+{
+    return routing.hash != "crc32-plain";
+}
+
 uint64_t
 CheckFlowCount(const ScenarioSection& s, const std::string& key, uint64_t flows)
 {

@@ -176,6 +176,8 @@ extern template class ScenarioRegistry<ScenarioRoutingMode>;
 
 /// The ECMP hash `routing.hash` names.
 EcmpRouting::HashType ScenarioHashType(const RoutingConfig& routing);
+/// Whether the CRC32 hash gets per-switch offsets (all but `crc32-plain`).
+bool ScenarioCrcOffsets(const RoutingConfig& routing);
 
 /**
  * \return the flow count of a generated pattern, or a ScenarioError (via \p s)

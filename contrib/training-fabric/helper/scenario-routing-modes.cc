@@ -22,7 +22,10 @@ class EcmpRoutingMode : public ScenarioRoutingMode
   public:
     void Install(Ptr<FabricTopology> topo, const ScenarioConfig& cfg) const override
     {
-        FabricRoutingHelper::InstallEcmp(topo, ScenarioHashType(cfg.routing), cfg.routing.seed);
+        FabricRoutingHelper::InstallEcmp(topo,
+                                         ScenarioHashType(cfg.routing),
+                                         cfg.routing.seed,
+                                         ScenarioCrcOffsets(cfg.routing));
     }
 };
 
@@ -37,7 +40,10 @@ class StaticRoutingMode : public ScenarioRoutingMode
 
     void Install(Ptr<FabricTopology> topo, const ScenarioConfig& cfg) const override
     {
-        FabricRoutingHelper::InstallStatic(topo, ScenarioHashType(cfg.routing), cfg.routing.seed);
+        FabricRoutingHelper::InstallStatic(topo,
+                                           ScenarioHashType(cfg.routing),
+                                           cfg.routing.seed,
+                                           ScenarioCrcOffsets(cfg.routing));
         for (const StaticPin& pin : cfg.routing.pins)
         {
             const uint32_t via = cfg.topology->GetPinSpineSwitch(pin.spine);

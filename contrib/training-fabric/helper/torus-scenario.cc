@@ -125,7 +125,10 @@ class DorRoutingMode : public ScenarioRoutingMode
 
     void Install(Ptr<FabricTopology> topo, const ScenarioConfig& cfg) const override
     {
-        FabricRoutingHelper::InstallEcmp(topo, ScenarioHashType(cfg.routing), cfg.routing.seed);
+        FabricRoutingHelper::InstallEcmp(topo,
+                                         ScenarioHashType(cfg.routing),
+                                         cfg.routing.seed,
+                                         ScenarioCrcOffsets(cfg.routing));
         FindTopologyRouting(topo, "dor")->Install(topo);
     }
 };

@@ -5,6 +5,7 @@
 
 #include "rdma-queue-pair.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -29,8 +30,10 @@ RdmaCcDcqcn::GetTypeId()
             .AddConstructor<RdmaCcDcqcn>()
             .AddAttribute("Profile",
                           "Set every parameter from a named profile: \"paper\" (Zhu et al., "
-                          "SIGCOMM 2015) or \"vendor\" (ConnectX-style NIC defaults). Set it "
-                          "before individual parameters. Default \"paper\".",
+                          "SIGCOMM 2015), \"vendor\" (ConnectX-style NIC defaults) or "
+                          "\"hpcc-sim\" (the HPCC simulator's run.py at 100 Gb/s, "
+                          "alibaba-edu/High-Precision-Congestion-Control). Set it before "
+                          "individual parameters. Default \"paper\".",
                           StringValue("paper"),
                           MakeStringAccessor(&RdmaCcDcqcn::SetProfile, &RdmaCcDcqcn::GetProfile),
                           MakeStringChecker())
@@ -51,11 +54,12 @@ RdmaCcDcqcn::GetTypeId()
                           MakeTimeAccessor(&RdmaCcDcqcn::m_increasePeriod),
                           MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("ByteCounter",
-                          "Rate-increase byte counter B, in bytes. Paper 10 MB; vendor "
-                          "32767 x 64 B = 2,097,088 B.",
+                          "Rate-increase byte counter B, in bytes; 0 disables it (stages "
+                          "then come from the timer alone, as in the HPCC simulator). "
+                          "Paper 10 MB; vendor 32767 x 64 B = 2,097,088 B; hpcc-sim 0.",
                           UintegerValue(10000000),
                           MakeUintegerAccessor(&RdmaCcDcqcn::m_byteCounter),
-                          MakeUintegerChecker<uint64_t>(1))
+                          MakeUintegerChecker<uint64_t>())
             .AddAttribute("F",
                           "Fast-recovery stages F. Paper 5; vendor 1.",
                           UintegerValue(5),
@@ -88,6 +92,16 @@ RdmaCcDcqcn::GetTypeId()
                           DataRateValue(DataRate("100Mbps")),
                           MakeDataRateAccessor(&RdmaCcDcqcn::m_minRate),
                           MakeDataRateChecker())
+            .AddAttribute("ClampTargetRate",
+                          "true: every rate cut sets R_T = R_C (the DCQCN paper, Zhu et al. "
+                          "SIGCOMM 2015). false: only a cut that follows a rate-increase "
+                          "event does; through a train of cuts R_T keeps the rate before "
+                          "it (the HPCC simulator's CheckRateDecreaseMlx with its run.py's "
+                          "CLAMP_TARGET_RATE 0, after ConnectX's clamp_tgt_rate). Default "
+                          "true (paper); hpcc-sim false.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RdmaCcDcqcn::m_clampTargetRate),
+                          MakeBooleanChecker())
             .AddTraceSource("Alpha",
                             "DCQCN alpha.",
                             MakeTraceSourceAccessor(&RdmaCcDcqcn::m_alpha),
@@ -120,6 +134,7 @@ RdmaCcDcqcn::SetProfile(const std::string& name)
         m_rhai = DataRate("200Mbps");
         m_rateReducePeriod = Time(0);
         m_initialAlpha = 1.0;
+        m_clampTargetRate = true;
     }
     else if (name == "vendor")
     {
@@ -132,11 +147,29 @@ RdmaCcDcqcn::SetProfile(const std::string& name)
         m_rhai = DataRate("50Mbps");
         m_rateReducePeriod = MicroSeconds(4);
         m_initialAlpha = 1023.0 / 1024;
+        m_clampTargetRate = true;
+    }
+    else if (name == "hpcc-sim")
+    {
+        // run.py of alibaba-edu/High-Precision-Congestion-Control for
+        // --cc dcqcn --bw 100 (EWMA_GAIN, ALPHA_RESUME_INTERVAL,
+        // RATE_DECREASE_INTERVAL, RP_TIMER, FAST_RECOVERY_TIMES, RATE_AI,
+        // RATE_HAI, CLAMP_TARGET_RATE); its model has no byte counter.
+        m_g = 1.0 / 256;
+        m_alphaPeriod = MicroSeconds(1);
+        m_increasePeriod = MicroSeconds(300);
+        m_byteCounter = 0;
+        m_f = 1;
+        m_rai = DataRate("20Mbps");
+        m_rhai = DataRate("200Mbps");
+        m_rateReducePeriod = MicroSeconds(4);
+        m_initialAlpha = 1.0;
+        m_clampTargetRate = false;
     }
     else
     {
-        NS_LOG_ERROR("RdmaCcDcqcn::Profile: \"" << name
-                                                << "\" is not a profile (valid: paper, vendor)");
+        NS_LOG_ERROR("RdmaCcDcqcn::Profile: \""
+                     << name << "\" is not a profile (valid: paper, vendor, hpcc-sim)");
         return false;
     }
     m_profile = name;
@@ -200,7 +233,11 @@ RdmaCcDcqcn::OnCnp(RdmaQueuePair& qp)
     }
     m_reducedOnce = true;
     m_lastReduce = now;
-    m_target = m_current;
+    if (m_clampTargetRate || m_increasedSinceCut)
+    {
+        m_target = m_current;
+    }
+    m_increasedSinceCut = false;
     m_current = DataRate(static_cast<uint64_t>(m_current.GetBitRate() * (1.0 - m_alpha / 2.0)));
     m_alpha = (1.0 - m_g) * m_alpha + m_g;
     m_timerStage = 0;
@@ -255,7 +292,7 @@ RdmaCcDcqcn::TimerIncrease()
 void
 RdmaCcDcqcn::OnSent(RdmaQueuePair& qp, uint32_t payloadBytes)
 {
-    if (!m_reducedOnce || m_current >= qp.GetLineRate())
+    if (m_byteCounter == 0 || !m_reducedOnce || m_current >= qp.GetLineRate())
     {
         return; // at line rate and never reduced: no increase to drive
     }
@@ -271,8 +308,11 @@ RdmaCcDcqcn::OnSent(RdmaQueuePair& qp, uint32_t payloadBytes)
 void
 RdmaCcDcqcn::IncreaseEvent()
 {
-    const uint32_t hi = std::max(m_timerStage, m_byteStage);
-    const uint32_t lo = std::min(m_timerStage, m_byteStage);
+    // Without a byte counter the timer's stage is the only one.
+    const uint32_t byteStage = m_byteCounter == 0 ? m_timerStage : m_byteStage;
+    const uint32_t hi = std::max(m_timerStage, byteStage);
+    const uint32_t lo = std::min(m_timerStage, byteStage);
+    m_increasedSinceCut = true;
     if (hi < m_f)
     {
         // Fast recovery: halve the distance to the target.

@@ -26,7 +26,10 @@ namespace ns3
  *
  * - on a CNP (at most one reaction per RateReducePeriod):
  *   R_T = R_C; R_C = R_C (1 - alpha/2); alpha = (1 - g) alpha + g;
- *   the increase timer, the byte counter and both stage counters restart;
+ *   the increase timer, the byte counter and both stage counters restart.
+ *   With ClampTargetRate false (the HPCC simulator's Mellanox model) R_T =
+ *   R_C only if a rate-increase event came since the last cut: through a
+ *   train of cuts R_T keeps the rate before the train;
  * - every AlphaPeriod without a CNP: alpha = (1 - g) alpha;
  * - a rate-increase event each time the timer T expires (stage T_c += 1) or
  *   the QP has sent B bytes (stage BC_c += 1):
@@ -37,7 +40,8 @@ namespace ns3
  *   line rate and floored at MinRate.
  *   Stage boundaries: this model counts stages from 0 after a CNP and tests
  *   "< F" for fast recovery and "> F" for hyper increase (so stage F itself
- *   is additive).
+ *   is additive). ByteCounter 0 disables the byte counter: the stage is then
+ *   the timer's alone (T_c in both tests).
  *
  * Two parameter profiles (attribute "Profile" sets all at once):
  * "paper" (the SIGCOMM'15 evaluation at 40G: g 1/256, K 55 us, T 55 us,
@@ -45,7 +49,10 @@ namespace ns3
  * at 1) and "vendor" (ConnectX-style defaults: time reset 300 us, byte reset
  * 32767 x 64 B, F 1, R_AI 5 Mb/s, R_HAI 50 Mb/s, rate-reduce period 4 us,
  * alpha period 1 us, g 5/1024 (alpha x 1019/1024 per period), initial alpha
- * 1023/1024).
+ * 1023/1024). A third, "hpcc-sim", is the HPCC simulator's DCQCN as its
+ * run.py configures it at 100 Gb/s (for cross-validation): g 1/256, alpha
+ * period 1 us, reduce period 4 us, T 300 us, no byte counter, F 1, R_AI
+ * 20 Mb/s, R_HAI 200 Mb/s, alpha starts at 1, ClampTargetRate false.
  */
 class RdmaCcDcqcn : public RdmaCongestionOps
 {
@@ -62,9 +69,9 @@ class RdmaCcDcqcn : public RdmaCongestionOps
     void Stop() override;
     double GetAlpha() const override;
 
-    /// Apply a named profile ("paper" or "vendor") to every parameter.
+    /// Apply a named profile ("paper", "vendor", "hpcc-sim") to every parameter.
     /**
-     * \param name "paper" or "vendor"
+     * \param name "paper", "vendor" or "hpcc-sim"
      * \return false (nothing changed) for another name
      */
     bool SetProfile(const std::string& name);
@@ -97,6 +104,7 @@ class RdmaCcDcqcn : public RdmaCongestionOps
     Time m_rateReducePeriod;
     double m_initialAlpha;
     DataRate m_minRate;
+    bool m_clampTargetRate;
 
     // State
     RdmaQueuePair* m_qp{nullptr};
@@ -108,6 +116,7 @@ class RdmaCcDcqcn : public RdmaCongestionOps
     uint64_t m_bytesSinceStage{0};
     Time m_lastReduce;
     bool m_reducedOnce{false};
+    bool m_increasedSinceCut{false}; ///< a rate-increase event since the last cut
     EventId m_alphaEvent;
     EventId m_increaseEvent;
 };

@@ -38,8 +38,9 @@ struct FiveTuple
  * addresses) give hashes that differ in a fixed, correlated set of bits, and
  * a modulo on the low bits can leave some next hops unused. Two tiers that
  * use the same function and seed also make the same choice on the same bits
- * (hash polarization): the per-switch seed is the operator's remedy, and the
- * model reproduces both effects.
+ * (hash polarization). A per-switch seed does not help (the CRC is affine in
+ * it: another seed XORs a constant); choosing other hash bits per switch
+ * does (EcmpRouting's HashOffset). The model reproduces both effects.
  *
  * HashFiveTupleMix64 is the idealized hash: every input bit flips every output
  * bit with probability close to 1/2 (avalanche), so any subset of its bits is

@@ -62,7 +62,16 @@ EcmpRouting::GetTypeId()
                           "the scenario seed. Default 0.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&EcmpRouting::m_seed),
-                          MakeUintegerChecker<uint32_t>());
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("HashOffset",
+                          "Crc32 only: the CRC is rotated right by this many bits before "
+                          "the modulo, so the member is chosen by other hash bits (SAI's "
+                          "SAI_SWITCH_ATTR_ECMP_DEFAULT_HASH_OFFSET; operators give tiers "
+                          "different offsets against polarization). Default 0 (SAI's "
+                          "default: the low bits).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&EcmpRouting::m_offset),
+                          MakeUintegerChecker<uint32_t>(0, 31));
     return tid;
 }
 
@@ -73,7 +82,8 @@ EcmpRouting::Hash(const FiveTuple& t) const
 {
     if (m_hash == CRC32)
     {
-        return HashFiveTupleCrc32(t, m_seed);
+        const uint32_t h = HashFiveTupleCrc32(t, m_seed);
+        return m_offset == 0 ? h : (h >> m_offset | h << (32 - m_offset));
     }
     return HashFiveTupleMix64(t, m_seed);
 }

@@ -57,6 +57,12 @@ class FabricRouting : public Object
  * well-mixed 64-bit hash. A CRC is linear in its input, so flows whose 5-tuples
  * differ in few bits (sequential UDP source ports) can land on correlated
  * members; the 64-bit mix avalanches every input bit.
+ *
+ * A CRC is also affine in its seed: another seed only XORs a constant into
+ * the hash, so two tiers that both select by the hash's low bits split flows
+ * on the same bits (polarization). Switch ASICs let the operator pick which
+ * hash bits select the member (SAI's ECMP hash offset); HashOffset models
+ * that as a right rotation of the CRC before the modulo.
  */
 class EcmpRouting : public FabricRouting
 {
@@ -83,6 +89,7 @@ class EcmpRouting : public FabricRouting
   private:
     HashType m_hash;
     uint32_t m_seed;
+    uint32_t m_offset; ///< CRC32 only: rotate right by this many bits
 };
 
 /**

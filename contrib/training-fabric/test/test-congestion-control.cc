@@ -6,6 +6,8 @@
  * the published equations give; the network tests check convergence on
  * incasts and the notification point's CNP pacing.
  */
+#include "hand-qp.h"
+
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
@@ -38,21 +40,8 @@ using namespace ns3;
 
 namespace
 {
-/// A QP on a 100 Gb/s host, to drive an algorithm by hand.
-Ptr<RdmaQueuePair>
-HandQp()
-{
-    LeafSpineHelper ls;
-    ls.SetShape(1, 1, 2);
-    Ptr<FabricTopology> topo = ls.Install();
-    return topo->Connect(0, 1, 3);
-}
-
-uint64_t
-Bps(const DataRate& r)
-{
-    return r.GetBitRate();
-}
+using tftest::Bps;
+using tftest::HandQp;
 } // namespace
 
 TEST(Dcqcn, CnpCutsAndFastRecoveryHalvesTheGap)

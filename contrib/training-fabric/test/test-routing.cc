@@ -8,12 +8,14 @@
 #include "ns3/fabric-routing-helper.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/fabric-topology.h"
+#include "ns3/fat-tree-helper.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/packet.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/roce-header.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
 #include <map>
@@ -107,6 +109,64 @@ PolicyChoice(Ptr<FabricTopology> topo, uint32_t sw, uint32_t src, uint32_t dst)
                                                            dst,
                                                            cand.data(),
                                                            static_cast<uint32_t>(cand.size()));
+}
+
+/// The next switch the policy of switch \p sw sends a flow's frame to.
+uint32_t
+NextSwitch(Ptr<FabricTopology> topo, uint32_t sw, const RoceFrameInfo& info, uint32_t dst)
+{
+    const auto& cand = topo->GetSwitch(sw)->GetRoute(dst);
+    const uint16_t port =
+        cand.size() == 1
+            ? cand[0]
+            : topo->GetSwitch(sw)->GetRouting()->SelectEgress(info,
+                                                              fabric::HostIdFromIp(info.srcIp),
+                                                              dst,
+                                                              cand.data(),
+                                                              static_cast<uint32_t>(cand.size()));
+    return topo->GetSwitchPortPeer(sw, port).index;
+}
+
+/**
+ * k = 4 fat-tree, CRC32 ECMP: the flows from the two hosts under edge 0.0 to
+ * every host of pods 1-3, 16 source ports each (384 flows), counted per
+ * aggregation-to-core uplink of pod 0 (4 uplinks), keyed agg x 100 + core.
+ */
+std::map<uint32_t, uint32_t>
+Pod0CoreUplinks(uint32_t seed, bool crcOffsets, std::vector<uint32_t>& offsets)
+{
+    FatTreeHelper ft;
+    ft.SetK(4);
+    Ptr<FabricTopology> topo = ft.Install();
+    FabricRoutingHelper::InstallEcmp(topo, EcmpRouting::CRC32, seed, crcOffsets);
+    offsets.clear();
+    for (uint32_t sw : {ft.GetEdge(0, 0), ft.GetAgg(0, 0), ft.GetAgg(0, 1)})
+    {
+        UintegerValue v;
+        topo->GetSwitch(sw)->GetRouting()->GetAttribute("HashOffset", v);
+        offsets.push_back(v.Get());
+    }
+    std::map<uint32_t, uint32_t> uplinks;
+    for (uint32_t src = 0; src < 2; ++src)
+    {
+        for (uint32_t dst = 4; dst < 16; ++dst)
+        {
+            for (uint16_t i = 0; i < 16; ++i)
+            {
+                RoceFrameInfo info{};
+                info.srcIp = fabric::HostIp(src);
+                info.dstIp = fabric::HostIp(dst);
+                info.srcPort = 0xC000 + i;
+                info.dstPort = 4791;
+                info.ipProto = 17;
+                const uint32_t agg = NextSwitch(topo, ft.GetEdge(0, 0), info, dst);
+                const uint32_t core = NextSwitch(topo, agg, info, dst);
+                uplinks[agg * 100 + core]++;
+            }
+        }
+    }
+    Simulator::Destroy();
+    return uplinks;
 }
 
 } // namespace
@@ -269,4 +329,48 @@ TEST(Routing, BalancedStaticPicksTheDestinationsRankOnItsLeaf)
         }
     }
     Simulator::Destroy();
+}
+
+TEST(Routing, Crc32PolarizesAFatTreeUnlessTiersUseOtherHashBits)
+{
+    // Plain CRC32 (offset 0 everywhere). CRC is affine in its seed:
+    // crc_s(x) = crc_0(x) ^ c_s. Edge 0.0 picks aggregation switch
+    // bit0(crc_0(x)) ^ bit0(c_e) of its 2 candidates; every flow reaching
+    // aggregation switch a thus has the same bit0(crc_0(x)), so a's choice
+    // bit0(crc_0(x)) ^ bit0(c_a) is the same for all of them: each
+    // aggregation switch sends all 384 flows' share up one core link, and
+    // exactly 2 of the 4 uplinks carry traffic, whatever the seed.
+    std::vector<uint32_t> offsets;
+    for (uint32_t seed : {1u, 2u, 3u})
+    {
+        const auto plain = Pod0CoreUplinks(seed, false, offsets);
+        EXPECT_EQ(offsets, std::vector<uint32_t>({0, 0, 0}));
+        EXPECT_EQ(plain.size(), 2u) << "seed " << seed;
+        uint32_t total = 0;
+        for (const auto& kv : plain)
+        {
+            total += kv.second;
+        }
+        EXPECT_EQ(total, 384u);
+    }
+    // Per-switch offsets: edge and aggregation switches select by different
+    // CRC bits, different linear functions of the tuple, which over these
+    // tuples behave as independent fair coins. Each uplink's count is then
+    // Binomial(384, 1/4): mean 96, sd sqrt(384 x 1/4 x 3/4) = 8.49; within
+    // 5 sd, [54, 138], except with probability < 1e-5 per uplink. The bound
+    // needs the offsets to differ (equal ones polarize as above, chance 1/32
+    // per pair of switches): checked for each seed.
+    for (uint32_t seed : {1u, 2u, 3u})
+    {
+        const auto fixed = Pod0CoreUplinks(seed, true, offsets);
+        ASSERT_EQ(offsets.size(), 3u);
+        ASSERT_NE(offsets[0], offsets[1]) << "seed " << seed;
+        ASSERT_NE(offsets[0], offsets[2]) << "seed " << seed;
+        EXPECT_EQ(fixed.size(), 4u) << "seed " << seed;
+        for (const auto& kv : fixed)
+        {
+            EXPECT_GE(kv.second, 54u) << "seed " << seed << " uplink " << kv.first;
+            EXPECT_LE(kv.second, 138u) << "seed " << seed << " uplink " << kv.first;
+        }
+    }
 }
