@@ -6,6 +6,7 @@
  * summary.
  */
 #include "collective-engine.h"
+#include "poisson-traffic.h"
 #include "scenario-runner.h"
 #include "trace-runner.h"
 
@@ -240,6 +241,27 @@ ScenarioRunner::FlowsCsv() const
     return m_log.Csv();
 }
 
+std::string
+ScenarioRunner::FctBySizeCsv(bool backgroundOnly) const
+{
+    // The background's flows follow the workload's (Build()).
+    const std::vector<FlowLog::Flow>& flows = m_log.GetFlows();
+    const std::size_t first = backgroundOnly ? m_cfg.workload.flows.size() : 0;
+    const std::size_t last = backgroundOnly ? first + m_cfg.background.flows.size() : flows.size();
+    std::vector<std::pair<uint64_t, double>> slowdowns;
+    for (std::size_t i = first; i < last && i < flows.size(); ++i)
+    {
+        const FlowLog::Flow& f = flows[i];
+        if (f.received)
+        {
+            const double fct = (f.finish - f.start).GetSeconds();
+            slowdowns.emplace_back(f.bytes,
+                                   f.idealFct.IsPositive() ? fct / f.idealFct.GetSeconds() : 1.0);
+        }
+    }
+    return SlowdownBySizeCsv(SlowdownBySize(std::move(slowdowns)));
+}
+
 void
 ScenarioRunner::WriteOutputs(const std::string& dir) const
 {
@@ -255,6 +277,14 @@ ScenarioRunner::WriteOutputs(const std::string& dir) const
     write("summary.json", SummaryJson());
     write("flows.csv", FlowsCsv());
     write("scenario.json", ScenarioToJson(m_cfg));
+    if (!m_log.GetFlows().empty())
+    {
+        write("fct_by_size.csv", FctBySizeCsv());
+    }
+    if (!m_cfg.background.flows.empty())
+    {
+        write("fct_by_size_background.csv", FctBySizeCsv(true));
+    }
     if (!m_cfg.trace.flows.empty())
     {
         write("cc_trace.csv", CcTraceCsv());
