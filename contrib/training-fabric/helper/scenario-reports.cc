@@ -41,6 +41,14 @@ Quantile(const std::vector<double>& sorted, double q)
     return sorted[lo] + (pos - lo) * (sorted[hi] - sorted[lo]);
 }
 
+/// A received flow's FCT over its ideal FCT (1 when the ideal is not known).
+double
+Slowdown(const FlowLog::Flow& f)
+{
+    const double fct = (f.finish - f.start).GetSeconds();
+    return f.idealFct.IsPositive() ? fct / f.idealFct.GetSeconds() : 1.0;
+}
+
 /// Round to 9 significant digits so JSON output does not depend on the last bits.
 double
 Round9(double v)
@@ -126,9 +134,8 @@ ScenarioRunner::SummaryJson() const
     {
         if (f.received)
         {
-            const double fctS = (f.finish - f.start).GetSeconds();
-            fct.push_back(fctS);
-            slow.push_back(f.idealFct.IsPositive() ? fctS / f.idealFct.GetSeconds() : 1.0);
+            fct.push_back((f.finish - f.start).GetSeconds());
+            slow.push_back(Slowdown(f));
         }
     }
     std::sort(slow.begin(), slow.end());
@@ -254,9 +261,7 @@ ScenarioRunner::FctBySizeCsv(bool backgroundOnly) const
         const FlowLog::Flow& f = flows[i];
         if (f.received)
         {
-            const double fct = (f.finish - f.start).GetSeconds();
-            slowdowns.emplace_back(f.bytes,
-                                   f.idealFct.IsPositive() ? fct / f.idealFct.GetSeconds() : 1.0);
+            slowdowns.emplace_back(f.bytes, Slowdown(f));
         }
     }
     return SlowdownBySizeCsv(SlowdownBySize(std::move(slowdowns)));
