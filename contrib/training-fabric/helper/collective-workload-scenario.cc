@@ -9,7 +9,6 @@
 #include "scenario-registry.h"
 
 #include <algorithm>
-#include <set>
 #include <stdexcept>
 
 namespace ns3
@@ -26,32 +25,7 @@ class CollectiveWorkloadReader : public ScenarioWorkload
               WorkloadConfig& wl) const override
     {
         CollectiveWorkload& c = wl.collective;
-        const nlohmann::json* gv = w.Find("group");
-        if (!gv || (gv->is_string() && gv->get<std::string>() == "all"))
-        {
-            for (uint32_t h = 0; h < ctx.hosts; ++h)
-            {
-                c.group.push_back(h);
-            }
-        }
-        else if (gv->is_array())
-        {
-            std::set<uint32_t> seen;
-            for (std::size_t i = 0; i < gv->size(); ++i)
-            {
-                const std::string key = "workload.group[" + std::to_string(i) + "]";
-                uint32_t h = w.HostId(key, (*gv)[i], ctx.hosts);
-                if (!seen.insert(h).second)
-                {
-                    w.Fail(key, "host " + std::to_string(h) + " is listed twice");
-                }
-                c.group.push_back(h);
-            }
-        }
-        else
-        {
-            w.Fail("workload.group", "expected \"all\" or an array of host indices", *gv);
-        }
+        c.group = ReadHostSet(w, "group", ctx.hosts);
         if (c.group.size() < 2)
         {
             w.Fail("workload.group", "a collective needs at least two ranks");

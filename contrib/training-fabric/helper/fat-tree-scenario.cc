@@ -68,6 +68,11 @@ class FatTreeTopology : public ScenarioTopology
         return m_pods * m_edgesPerPod * m_hostsPerEdge;
     }
 
+    DataRate GetHostLinkRate() const override
+    {
+        return m_hostLink.rate;
+    }
+
     std::unique_ptr<FabricTopologyHelper> MakeHelper(const std::string& file) const override
     {
         auto h = std::make_unique<FatTreeHelper>();

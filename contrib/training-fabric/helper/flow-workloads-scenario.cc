@@ -77,6 +77,11 @@ class FlowPattern : public ScenarioWorkload
     {
         return true;
     }
+
+    bool YieldsFlowsOnly() const override
+    {
+        return true;
+    }
 };
 
 /// `flows`: [{src, dst, bytes, start, priority}, ...]; `expanded_from`.
@@ -90,13 +95,13 @@ class FlowsWorkload : public ScenarioWorkload
         const json* list = w.Find("flows");
         if (!list || !list->is_array())
         {
-            w.Fail("workload.flows",
+            w.Fail(w.Key("flows"),
                    "expected an array of {src, dst, bytes, start, priority}",
                    list ? *list : ScenarioSection::Nothing());
         }
         for (std::size_t i = 0; i < list->size(); ++i)
         {
-            ScenarioSection s(ctx.file, "workload.flows[" + std::to_string(i) + "]", (*list)[i]);
+            ScenarioSection s(ctx.file, w.Key("flows") + "[" + std::to_string(i) + "]", (*list)[i]);
             FlowSpec f;
             const json* src = s.Find("src");
             const json* dst = s.Find("dst");
@@ -132,6 +137,11 @@ class FlowsWorkload : public ScenarioWorkload
     {
         WriteFlows(in, w);
     }
+
+    bool YieldsFlowsOnly() const override
+    {
+        return true;
+    }
 };
 
 /// `hosts` ("all" or a list), `bytes`, `start`, `priority`: every ordered pair.
@@ -142,42 +152,13 @@ class AllToAllWorkload : public FlowPattern
               const ScenarioWorkloadContext& ctx,
               WorkloadConfig& wl) const override
     {
-        const uint32_t hosts = ctx.hosts;
         FlowSpec proto;
-        std::vector<uint32_t> members;
-        const json* hv = w.Find("hosts");
-        if (!hv || (hv->is_string() && hv->get<std::string>() == "all"))
+        const std::vector<uint32_t> members = ReadHostSet(w, "hosts", ctx.hosts);
+        const uint64_t n = members.size();
+        CheckFlowCount(w, w.Key("hosts"), n * (n == 0 ? 0 : n - 1));
+        if (n < 2)
         {
-            CheckFlowCount(w, "workload.hosts", static_cast<uint64_t>(hosts) * (hosts - 1));
-            for (uint32_t h = 0; h < hosts; ++h)
-            {
-                members.push_back(h);
-            }
-        }
-        else if (hv->is_array())
-        {
-            // Before reading the list: every host is listed at most once.
-            const uint64_t n = hv->size();
-            CheckFlowCount(w, "workload.hosts", n * (n == 0 ? 0 : n - 1));
-            std::set<uint32_t> seen;
-            for (std::size_t i = 0; i < hv->size(); ++i)
-            {
-                uint32_t h = w.HostId("workload.hosts[" + std::to_string(i) + "]", (*hv)[i], hosts);
-                if (!seen.insert(h).second)
-                {
-                    w.Fail("workload.hosts[" + std::to_string(i) + "]",
-                           "host " + std::to_string(h) + " is listed twice");
-                }
-                members.push_back(h);
-            }
-        }
-        else
-        {
-            w.Fail("workload.hosts", "expected \"all\" or an array of host indices", *hv);
-        }
-        if (members.size() < 2)
-        {
-            w.Fail("workload.hosts", "all-to-all needs at least two hosts");
+            w.Fail(w.Key("hosts"), "all-to-all needs at least two hosts");
         }
         ReadFlowCommon(w, ctx, proto);
         for (uint32_t s : members)
@@ -208,15 +189,15 @@ class IncastWorkload : public FlowPattern
         const json* rv = w.Find("receiver");
         if (!rv)
         {
-            w.Fail("workload.receiver",
+            w.Fail(w.Key("receiver"),
                    "expected the host index all senders send to",
                    ScenarioSection::Nothing());
         }
-        uint32_t receiver = w.HostId("workload.receiver", *rv, ctx.hosts);
+        uint32_t receiver = w.HostId(w.Key("receiver"), *rv, ctx.hosts);
         const json* sv = w.Find("senders");
         if (!sv || !sv->is_array() || sv->empty())
         {
-            w.Fail("workload.senders",
+            w.Fail(w.Key("senders"),
                    "expected a non-empty array of host indices",
                    sv ? *sv : ScenarioSection::Nothing());
         }
@@ -224,7 +205,7 @@ class IncastWorkload : public FlowPattern
         std::set<uint32_t> seen;
         for (std::size_t i = 0; i < sv->size(); ++i)
         {
-            const std::string key = "workload.senders[" + std::to_string(i) + "]";
+            const std::string key = w.Key("senders") + "[" + std::to_string(i) + "]";
             uint32_t s = w.HostId(key, (*sv)[i], ctx.hosts);
             if (s == receiver)
             {
@@ -256,9 +237,9 @@ class PermutationWorkload : public FlowPattern
         const uint64_t seed = w.UInt("seed", ctx.seed);
         if (hosts < 2)
         {
-            w.Fail("workload.type", "a permutation needs at least two hosts");
+            w.Fail(w.Key("type"), "a permutation needs at least two hosts");
         }
-        CheckFlowCount(w, "workload.type", hosts);
+        CheckFlowCount(w, w.Key("type"), hosts);
         // Sattolo's algorithm: a uniformly random cyclic permutation (one
         // cycle through all hosts), so no host sends to itself and every host
         // sends and receives exactly once. Portable by construction: perm

@@ -42,6 +42,11 @@ class LeafSpineTopology : public ScenarioTopology
         return m_leaves * m_hostsPerLeaf;
     }
 
+    DataRate GetHostLinkRate() const override
+    {
+        return m_hostLink.rate;
+    }
+
     std::unique_ptr<FabricTopologyHelper> MakeHelper(const std::string& file) const override
     {
         auto h = std::make_unique<LeafSpineHelper>();

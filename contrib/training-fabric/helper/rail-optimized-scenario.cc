@@ -54,6 +54,11 @@ class RailOptimizedTopology : public ScenarioTopology
         return m_scaleUnits * m_serversPerUnit * m_nicsPerServer;
     }
 
+    DataRate GetHostLinkRate() const override
+    {
+        return m_hostLink.rate;
+    }
+
     std::unique_ptr<FabricTopologyHelper> MakeHelper(const std::string& file) const override
     {
         auto h = std::make_unique<RailOptimizedHelper>();

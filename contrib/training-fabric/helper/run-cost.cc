@@ -135,9 +135,12 @@ EstimateRunCost(const ScenarioConfig& cfg, Ptr<FabricTopology> topo)
     c.ccTraceRows = Clamp(u128(c.samples) * cfg.trace.flows.size());
 
     u128 bytes = 0;
-    for (const FlowSpec& f : cfg.workload.flows)
+    for (const WorkloadConfig* w : {&cfg.workload, &cfg.background})
     {
-        bytes += f.bytes;
+        for (const FlowSpec& f : w->flows)
+        {
+            bytes += f.bytes;
+        }
     }
     const CollectiveWorkload& cw = cfg.workload.collective;
     if (!cw.phases.empty())
@@ -221,17 +224,22 @@ CheckRunCost(const ScenarioConfig& cfg, Ptr<FabricTopology> topo)
     // A flow that cannot finish within the longest run even alone (very
     // large on slow links) would show an ideal FCT beyond the clock.
     const Time longest = PicoSeconds(ScenarioLimits::kMaxTimeSeconds * 1000000000000LL);
-    const std::vector<FlowSpec>& flows = cfg.workload.flows;
-    for (std::size_t i = 0; i < flows.size(); ++i)
+    for (const auto& [key, w] :
+         {std::pair<const char*, const WorkloadConfig*>{"workload", &cfg.workload},
+          {"background", &cfg.background}})
     {
-        const FlowSpec& f = flows[i];
-        if (topo->GetIdealFct(f.src, f.dst, f.bytes, cfg.nic.mtu) > longest)
+        const std::vector<FlowSpec>& flows = w->flows;
+        for (std::size_t i = 0; i < flows.size(); ++i)
         {
-            Fail(cfg,
-                 "workload",
-                 "flow " + Str(i) + " (" + Str(f.bytes) + " B, host " + Str(f.src) + " to " +
-                     Str(f.dst) + ") would take longer than the longest run (" +
-                     ScenarioLimits::kMaxTimeText + ") even on an idle path");
+            const FlowSpec& f = flows[i];
+            if (topo->GetIdealFct(f.src, f.dst, f.bytes, cfg.nic.mtu) > longest)
+            {
+                Fail(cfg,
+                     key,
+                     "flow " + Str(i) + " (" + Str(f.bytes) + " B, host " + Str(f.src) + " to " +
+                         Str(f.dst) + ") would take longer than the longest run (" +
+                         ScenarioLimits::kMaxTimeText + ") even on an idle path");
+            }
         }
     }
     for (const TraceGraph& g : cfg.workload.trace.graphs)

@@ -190,34 +190,38 @@ ScenarioRunner::Build()
         });
     }
 
-    // Workload: one QP per flow, its message posted at the flow's start.
-    // Collectives and traces add their flows to m_log as they post them.
+    // Flows known up front (the workload's, then the background's): one QP
+    // per flow, its message posted at the flow's start. Collectives and
+    // traces add their flows to m_log as they post them.
     m_log.SetSelectors(m_cfg.trace.flows);
     m_log.SetAckedCallback(MakeCallback(&ScenarioRunner::MaybeStop, this));
     m_workloadDone = !m_engine && !m_traceRunner;
-    const auto& flows = m_cfg.workload.flows;
-    m_qps.resize(flows.size());
-    for (uint32_t i = 0; i < flows.size(); ++i)
+    m_qps.reserve(m_cfg.workload.flows.size() + m_cfg.background.flows.size());
+    for (const WorkloadConfig* w : {&m_cfg.workload, &m_cfg.background})
     {
-        const FlowSpec& f = flows[i];
-        Ptr<RdmaQueuePair> qp =
-            RdmaNic::Connect(m_topo->GetNic(f.src), m_topo->GetNic(f.dst), f.priority);
-        qp->SetBaseRtt(m_topo->GetBaseRtt(f.src, f.dst, nic.mtu));
-        qp->SetRecvCompleteCallback(
-            [this, i](Ptr<RdmaQueuePair>, uint64_t, uint64_t) { m_log.Received(i); });
-        qp->SetSendCompleteCallback([this, i](Ptr<RdmaQueuePair>, uint64_t) { m_log.Acked(i); });
-        FlowLog::Flow rec;
-        rec.src = f.src;
-        rec.dst = f.dst;
-        rec.srcPort = qp->GetSrcPort();
-        rec.priority = f.priority;
-        rec.bytes = f.bytes;
-        rec.start = f.start;
-        m_log.Add(rec, qp); // id i
-        m_qps[i] = qp;
-        Ptr<RdmaNic> src = m_topo->GetNic(f.src);
-        const uint64_t bytes = f.bytes;
-        Simulator::Schedule(f.start, [src, qp, bytes]() { src->PostSend(qp, bytes); });
+        for (const FlowSpec& f : w->flows)
+        {
+            const auto i = static_cast<uint32_t>(m_qps.size());
+            Ptr<RdmaQueuePair> qp =
+                RdmaNic::Connect(m_topo->GetNic(f.src), m_topo->GetNic(f.dst), f.priority);
+            qp->SetBaseRtt(m_topo->GetBaseRtt(f.src, f.dst, nic.mtu));
+            qp->SetRecvCompleteCallback(
+                [this, i](Ptr<RdmaQueuePair>, uint64_t, uint64_t) { m_log.Received(i); });
+            qp->SetSendCompleteCallback(
+                [this, i](Ptr<RdmaQueuePair>, uint64_t) { m_log.Acked(i); });
+            FlowLog::Flow rec;
+            rec.src = f.src;
+            rec.dst = f.dst;
+            rec.srcPort = qp->GetSrcPort();
+            rec.priority = f.priority;
+            rec.bytes = f.bytes;
+            rec.start = f.start;
+            m_log.Add(rec, qp); // id i
+            m_qps.push_back(qp);
+            Ptr<RdmaNic> src = m_topo->GetNic(f.src);
+            const uint64_t bytes = f.bytes;
+            Simulator::Schedule(f.start, [src, qp, bytes]() { src->PostSend(qp, bytes); });
+        }
     }
 
     if (m_cfg.monitor.enabled)

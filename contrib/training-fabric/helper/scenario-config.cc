@@ -70,6 +70,7 @@ ParseScenarioText(const std::string& jsonText,
                  "nic",
                  "routing",
                  "workload",
+                 "background",
                  "trace",
                  "monitor"});
     cfg.name = root.Str("name", "scenario", {});
@@ -350,15 +351,36 @@ ParseScenarioText(const std::string& jsonText,
         }
         r.Finish();
     }
-    // workload: its type's registered member reads the rest
+    // workload and background: their types' registered members read the rest
+    const ScenarioWorkloadContext ctx{file,
+                                      cfg.topology.HostCount(),
+                                      cfg.stop,
+                                      cfg.seed,
+                                      cfg.topology->GetHostLinkRate()};
     if (const json* v = root.Find("workload"))
     {
         ScenarioSection w(file, "workload", *v);
         cfg.workload.type =
             w.Str("type", "flows", ScenarioRegistry<ScenarioWorkload>::Names("flows"));
-        const ScenarioWorkloadContext ctx{file, cfg.topology.HostCount(), cfg.stop, cfg.seed};
         ScenarioRegistry<ScenarioWorkload>::Create(cfg.workload.type)->Read(w, ctx, cfg.workload);
         w.Finish();
+    }
+    if (const json* v = root.Find("background"))
+    {
+        // Any type that yields flows only: they join the workload's on the fabric.
+        std::vector<std::string> types;
+        for (const std::string& name : ScenarioRegistry<ScenarioWorkload>::Names("poisson"))
+        {
+            if (ScenarioRegistry<ScenarioWorkload>::Create(name)->YieldsFlowsOnly())
+            {
+                types.push_back(name);
+            }
+        }
+        ScenarioSection b(file, "background", *v);
+        cfg.background.type = b.Str("type", "poisson", types);
+        ScenarioRegistry<ScenarioWorkload>::Create(cfg.background.type)
+            ->Read(b, ctx, cfg.background);
+        b.Finish();
     }
     {
         const json empty = json::object();
@@ -375,16 +397,20 @@ ParseScenarioText(const std::string& jsonText,
             {
                 tr.Fail("trace.flows", "expected an array of flow indices or selectors", *fl);
             }
-            const bool flowsWorkload = !cfg.workload.flows.empty();
+            // A number is a flow known up front: the workload's flows, then
+            // the background's. A selector picks flows a collective or a
+            // trace posts as it runs.
+            const uint64_t listed = cfg.workload.flows.size() + cfg.background.flows.size();
+            const bool posts =
+                !cfg.workload.collective.phases.empty() || !cfg.workload.trace.graphs.empty();
             for (std::size_t i = 0; i < fl->size(); ++i)
             {
                 const std::string key = "trace.flows[" + std::to_string(i) + "]";
                 const json& e = (*fl)[i];
                 FlowSelector sel;
-                if (flowsWorkload)
+                if (listed > 0 && (!e.is_object() || !posts))
                 {
-                    sel.index =
-                        static_cast<int64_t>(tr.UIntOf(key, e, 0, cfg.workload.flows.size() - 1));
+                    sel.index = static_cast<int64_t>(tr.UIntOf(key, e, 0, listed - 1));
                 }
                 else
                 {
@@ -522,6 +548,12 @@ ScenarioToJson(const ScenarioConfig& c)
     nlohmann::ordered_json w;
     ScenarioRegistry<ScenarioWorkload>::Create(c.workload.type)->Write(c.workload, w);
     j["workload"] = w;
+    if (!c.background.type.empty())
+    {
+        nlohmann::ordered_json b;
+        ScenarioRegistry<ScenarioWorkload>::Create(c.background.type)->Write(c.background, b);
+        j["background"] = b;
+    }
     json flows = json::array();
     for (const FlowSelector& s : c.trace.flows)
     {

@@ -179,13 +179,28 @@ struct TraceWorkload
     uint64_t seed{0};
 };
 
-/// `workload` section, generated patterns expanded into explicit flows.
+/// `workload` of type "poisson": the generator's settings (its flows are in WorkloadConfig::flows).
+struct PoissonWorkload
+{
+    std::string cdf;             //!< a shipped CDF's name or a CDF file's path, as given
+    double load{0};              //!< share of each host link's rate, (0, 1]
+    DataRate linkRate;           //!< the rate `load` refers to (the topology's host links)
+    std::vector<uint32_t> hosts; //!< senders and receivers, in the order given
+    bool allHosts{true};         //!< `hosts` was "all" (or absent)
+    Time start;                  //!< first possible arrival
+    Time duration;               //!< arrivals in [start, start + duration)
+    uint64_t seed{0};
+    uint8_t priority{3};
+};
+
+/// `workload` (or `background`) section, generated patterns expanded into explicit flows.
 struct WorkloadConfig
 {
     std::string type{"flows"}; //!< a ScenarioRegistry<ScenarioWorkload> name
     std::vector<FlowSpec> flows;
     CollectiveWorkload collective;
     TraceWorkload trace;
+    PoissonWorkload poisson;
 };
 
 /**
@@ -207,6 +222,13 @@ struct ScenarioConfig
     NicConfig nic;
     RoutingConfig routing;
     WorkloadConfig workload;
+    /**
+     * `background`: flows sharing the fabric with the workload, from a type
+     * that yields flows only (ScenarioWorkload::YieldsFlowsOnly; "poisson" by
+     * default). Empty type: none. Its flows follow the workload's in
+     * flows.csv and in `trace.flows` indices.
+     */
+    WorkloadConfig background{"", {}, {}, {}, {}};
     TraceConfig trace;
     MonitorConfig monitor;
     std::string sourcePath; //!< file the scenario came from

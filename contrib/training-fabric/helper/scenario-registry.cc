@@ -10,6 +10,7 @@
 #include "ns3/rdma-congestion-ops.h"
 
 #include <algorithm>
+#include <set>
 
 namespace ns3
 {
@@ -25,6 +26,12 @@ ScenarioTopology::GetRoutingPolicies() const
 void
 ScenarioTopology::InstallRouting(Ptr<FabricTopology> topo) const
 {
+}
+
+DataRate
+ScenarioTopology::GetHostLinkRate() const
+{
+    return DataRate(0);
 }
 
 uint32_t
@@ -50,6 +57,12 @@ ScenarioWorkload::~ScenarioWorkload() = default;
 
 bool
 ScenarioWorkload::ExpandsToFlows() const
+{
+    return false;
+}
+
+bool
+ScenarioWorkload::YieldsFlowsOnly() const
 {
     return false;
 }
@@ -91,6 +104,37 @@ CheckFlowCount(const ScenarioSection& s, const std::string& key, uint64_t flows)
                    std::to_string(kMaxGeneratedFlows) + ")");
     }
     return flows;
+}
+
+std::vector<uint32_t>
+ReadHostSet(ScenarioSection& s, const std::string& k, uint32_t hosts)
+{
+    std::vector<uint32_t> members;
+    const nlohmann::json* v = s.Find(k);
+    if (!v || (v->is_string() && v->get<std::string>() == "all"))
+    {
+        for (uint32_t h = 0; h < hosts; ++h)
+        {
+            members.push_back(h);
+        }
+        return members;
+    }
+    if (!v->is_array())
+    {
+        s.Fail(s.Key(k), "expected \"all\" or an array of host indices", *v);
+    }
+    std::set<uint32_t> seen;
+    for (std::size_t i = 0; i < v->size(); ++i)
+    {
+        const std::string key = s.Key(k) + "[" + std::to_string(i) + "]";
+        const uint32_t h = s.HostId(key, (*v)[i], hosts);
+        if (!seen.insert(h).second)
+        {
+            s.Fail(key, "host " + std::to_string(h) + " is listed twice");
+        }
+        members.push_back(h);
+    }
+    return members;
 }
 
 template <typename Family>

@@ -71,6 +71,12 @@ class ScenarioTopology
     virtual std::vector<std::string> GetRoutingPolicies() const;
     /// Install this topology's own routing after the routing mode's (default: nothing).
     virtual void InstallRouting(Ptr<FabricTopology> topo) const;
+    /**
+     * \return the rate of every host's link, which a generator's `load`
+     * refers to; zero (the default) when the hosts' links differ or the rate
+     * is not known before the fabric is built
+     */
+    virtual DataRate GetHostLinkRate() const;
 
     /**
      * Static pins (`routing.pins`) route a host pair through a spine.
@@ -86,10 +92,11 @@ class ScenarioTopology
 /// What a workload reader may need of the rest of the scenario.
 struct ScenarioWorkloadContext
 {
-    std::string file; //!< the scenario, for errors
-    uint32_t hosts;   //!< hosts of the topology
-    Time stop;        //!< flows must start before it
-    uint32_t seed;    //!< the scenario seed, default of generators' seeds
+    std::string file;      //!< the scenario, for errors
+    uint32_t hosts;        //!< hosts of the topology
+    Time stop;             //!< flows must start before it
+    uint32_t seed;         //!< the scenario seed, default of generators' seeds
+    DataRate hostLinkRate; //!< ScenarioTopology::GetHostLinkRate() (zero: not known)
 };
 
 /**
@@ -114,6 +121,11 @@ class ScenarioWorkload
      * then writes it as type "flows" with "expanded_from" naming it.
      */
     virtual bool ExpandsToFlows() const;
+    /**
+     * \return whether this type yields flows only (WorkloadConfig::flows, no
+     * collective or trace): such a type may also be a scenario's `background`
+     */
+    virtual bool YieldsFlowsOnly() const;
 };
 
 /**
@@ -184,6 +196,13 @@ bool ScenarioCrcOffsets(const RoutingConfig& routing);
  * when it exceeds 4 M flows (128 MB of FlowSpec, far beyond a packet-level run)
  */
 uint64_t CheckFlowCount(const ScenarioSection& s, const std::string& key, uint64_t flows);
+
+/**
+ * Key \p k of \p s: "all" (also when absent: every host of \p hosts, in
+ * order) or an array of distinct host indices, in the order given. Errors
+ * name the key (and the element).
+ */
+std::vector<uint32_t> ReadHostSet(ScenarioSection& s, const std::string& k, uint32_t hosts);
 
 /**
  * The congestion control named \p name: the registered TypeId, subclass of

@@ -6,6 +6,7 @@
  * summary.
  */
 #include "collective-engine.h"
+#include "poisson-traffic.h"
 #include "scenario-runner.h"
 #include "trace-runner.h"
 
@@ -38,6 +39,14 @@ Quantile(const std::vector<double>& sorted, double q)
     std::size_t lo = static_cast<std::size_t>(std::floor(pos));
     std::size_t hi = std::min(lo + 1, sorted.size() - 1);
     return sorted[lo] + (pos - lo) * (sorted[hi] - sorted[lo]);
+}
+
+/// A received flow's FCT over its ideal FCT (1 when the ideal is not known).
+double
+Slowdown(const FlowLog::Flow& f)
+{
+    const double fct = (f.finish - f.start).GetSeconds();
+    return f.idealFct.IsPositive() ? fct / f.idealFct.GetSeconds() : 1.0;
 }
 
 /// Round to 9 significant digits so JSON output does not depend on the last bits.
@@ -125,9 +134,8 @@ ScenarioRunner::SummaryJson() const
     {
         if (f.received)
         {
-            const double fctS = (f.finish - f.start).GetSeconds();
-            fct.push_back(fctS);
-            slow.push_back(f.idealFct.IsPositive() ? fctS / f.idealFct.GetSeconds() : 1.0);
+            fct.push_back((f.finish - f.start).GetSeconds());
+            slow.push_back(Slowdown(f));
         }
     }
     std::sort(slow.begin(), slow.end());
@@ -240,6 +248,25 @@ ScenarioRunner::FlowsCsv() const
     return m_log.Csv();
 }
 
+std::string
+ScenarioRunner::FctBySizeCsv(bool backgroundOnly) const
+{
+    // The background's flows follow the workload's (Build()).
+    const std::vector<FlowLog::Flow>& flows = m_log.GetFlows();
+    const std::size_t first = backgroundOnly ? m_cfg.workload.flows.size() : 0;
+    const std::size_t last = backgroundOnly ? first + m_cfg.background.flows.size() : flows.size();
+    std::vector<std::pair<uint64_t, double>> slowdowns;
+    for (std::size_t i = first; i < last && i < flows.size(); ++i)
+    {
+        const FlowLog::Flow& f = flows[i];
+        if (f.received)
+        {
+            slowdowns.emplace_back(f.bytes, Slowdown(f));
+        }
+    }
+    return SlowdownBySizeCsv(SlowdownBySize(std::move(slowdowns)));
+}
+
 void
 ScenarioRunner::WriteOutputs(const std::string& dir) const
 {
@@ -255,6 +282,14 @@ ScenarioRunner::WriteOutputs(const std::string& dir) const
     write("summary.json", SummaryJson());
     write("flows.csv", FlowsCsv());
     write("scenario.json", ScenarioToJson(m_cfg));
+    if (!m_log.GetFlows().empty())
+    {
+        write("fct_by_size.csv", FctBySizeCsv());
+    }
+    if (!m_cfg.background.flows.empty())
+    {
+        write("fct_by_size_background.csv", FctBySizeCsv(true));
+    }
     if (!m_cfg.trace.flows.empty())
     {
         write("cc_trace.csv", CcTraceCsv());

@@ -110,9 +110,11 @@ ScenarioRunner::Phase(const std::string& what)
 double
 ScenarioRunner::DoneFraction() const
 {
-    // Bytes acknowledged of the bytes to send, where the workload knows them
-    // all up front (the flows workload); collective instances finished of
-    // those to run; else unknown (a trace's amount unfolds as it runs).
+    // Bytes acknowledged of the bytes to send, where they are known up front
+    // (flows, background), and collective instances finished of those to
+    // run: the smaller share when both run. A trace's amount unfolds as it
+    // runs: unknown (-1) without flows.
+    double fraction = -1.0;
     if (!m_qps.empty())
     {
         uint64_t total = 0;
@@ -122,7 +124,7 @@ ScenarioRunner::DoneFraction() const
             total += m_log.GetFlows()[i].bytes;
             acked += m_qps[i]->GetBytesAcked();
         }
-        return total ? static_cast<double>(acked) / static_cast<double>(total) : -1.0;
+        fraction = total ? static_cast<double>(acked) / static_cast<double>(total) : -1.0;
     }
     if (m_engine)
     {
@@ -133,9 +135,10 @@ ScenarioRunner::DoneFraction() const
             done += r.done ? 1 : 0;
         }
         const uint64_t total = static_cast<uint64_t>(c.iterations) * c.phases.size();
-        return total ? static_cast<double>(done) / static_cast<double>(total) : -1.0;
+        const double share = total ? static_cast<double>(done) / static_cast<double>(total) : -1.0;
+        fraction = fraction < 0 ? share : std::min(fraction, share);
     }
-    return -1.0;
+    return fraction;
 }
 
 bool

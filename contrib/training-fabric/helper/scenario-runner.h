@@ -81,7 +81,17 @@ class ScenarioRunner
     std::string CcTraceCsv() const;
     /// \return collectives.csv text (collective workloads), else empty
     std::string CollectivesCsv() const;
-    /// Write summary.json, flows.csv and the resolved scenario.json to \p dir.
+    /**
+     * \return fct_by_size.csv text: the slowdown of the flows received, by
+     * size (SlowdownBySize, 20 buckets); with \p backgroundOnly, of the
+     * `background` flows only (fct_by_size_background.csv)
+     */
+    std::string FctBySizeCsv(bool backgroundOnly = false) const;
+    /**
+     * Write summary.json, flows.csv, fct_by_size.csv (and
+     * fct_by_size_background.csv with a background) and the resolved
+     * scenario.json to \p dir, and the other outputs the scenario asks for.
+     */
     void WriteOutputs(const std::string& dir) const;
     /// \return a few human-readable lines for the console
     std::string ConsoleSummary() const;

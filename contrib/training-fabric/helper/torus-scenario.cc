@@ -85,6 +85,11 @@ class TorusTopology : public ScenarioTopology
         return n;
     }
 
+    DataRate GetHostLinkRate() const override
+    {
+        return m_hostLink.rate;
+    }
+
     std::unique_ptr<FabricTopologyHelper> MakeHelper(const std::string& file) const override
     {
         auto h = std::make_unique<TorusHelper>();

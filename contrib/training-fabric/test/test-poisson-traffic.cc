@@ -4,14 +4,21 @@
  * Background-traffic generator tests: the CDF files and their errors, flow
  * sizes against the CDF by a Kolmogorov-Smirnov bound, the offered load and
  * the arrival process against their Poisson expectations, and the
- * slowdown-by-size buckets.
+ * slowdown-by-size buckets; then the scenario workload "poisson", a
+ * background beside a collective, and fct_by_size.csv of a run.
  */
 #include "ns3/poisson-traffic.h"
+#include "ns3/scenario-config.h"
+#include "ns3/scenario-runner.h"
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <gtest/gtest.h>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 
 using namespace ns3;
 
@@ -303,4 +310,254 @@ TEST(PoissonTraffic, SlowdownBucketsAsHpccReportsThem)
     // Fewer flows than buckets: one bucket per flow.
     EXPECT_EQ(SlowdownBySize({{5, 2.0}, {3, 1.5}}, 20).size(), 2u);
     EXPECT_TRUE(SlowdownBySize({}, 20).empty());
+}
+
+namespace
+{
+
+/// The rows of a CSV text after its header, split at commas.
+std::vector<std::vector<std::string>>
+CsvRows(const std::string& text)
+{
+    std::istringstream in(text);
+    std::string line;
+    std::getline(in, line); // header
+    std::vector<std::vector<std::string>> rows;
+    while (std::getline(in, line))
+    {
+        std::vector<std::string> cols;
+        std::istringstream fields(line);
+        for (std::string c; std::getline(fields, c, ',');)
+        {
+            cols.push_back(c);
+        }
+        if (!line.empty() && line.back() == ',')
+        {
+            cols.emplace_back(); // a trailing empty column
+        }
+        rows.push_back(cols);
+    }
+    return rows;
+}
+
+/// The error ParseScenarioText gives \p text, or "no error".
+std::string
+ScenarioErrorOf(const std::string& text)
+{
+    try
+    {
+        ParseScenarioText(text, {}, "p.json");
+    }
+    catch (const ScenarioError& e)
+    {
+        return e.what();
+    }
+    return "no error";
+}
+
+} // namespace
+
+TEST(PoissonWorkload, OfferedLoadOfTheScenarioWithinItsPoissonBound)
+{
+    // Hadoop at 40% of the topology's 25 Gb/s host links (not the 100 Gb/s
+    // default: the rate comes from the topology), among 8 listed hosts, for
+    // 50 ms from 1 ms. Each host starts flows at 0.4 x 25e9 / (8 x 120,420.75 B)
+    // = 10,380.3 /s, so M = 8 x 10,380.3 x 0.05 = 4,152.1 flows are expected.
+    // The count is Poisson(M): within 4 sd, 4 sqrt(M) = 257.7 (6.2%). The
+    // bytes are a compound Poisson sum: E = M E[X] (load x rate x T x hosts /
+    // 8 = 5e8 B), relative sd sqrt(E[X^2]) / (E[X] sqrt(M)); 4 sd two-sided.
+    const std::string text = R"({
+      "topology": {"type": "leaf-spine", "leaves": 2, "spines": 1, "hosts_per_leaf": 8,
+                   "host_link": {"rate": "25Gbps", "delay": "1us"}},
+      "workload": {"type": "poisson", "cdf": "hadoop", "load": 0.4, "hosts": [0, 2, 4, 6, 9, 11, 13, 15],
+                   "start": "1ms", "duration": "50ms", "priority": 5},
+      "stop": "100ms"})";
+    const ScenarioConfig cfg = ParseScenarioText(text, {}, "load.json");
+    const double mean = 120420.75; // ShippedCdfsHaveTheirPublishedMeans
+    const double m = 8 * 0.4 * 25e9 / (8 * mean) * 0.05;
+    EXPECT_NEAR(m, 4152.1, 0.1);
+    const auto& flows = cfg.workload.flows;
+    EXPECT_NEAR(static_cast<double>(flows.size()), m, 4 * std::sqrt(m));
+    const std::set<uint32_t> hosts{0, 2, 4, 6, 9, 11, 13, 15};
+    double bytes = 0;
+    for (const FlowSpec& f : flows)
+    {
+        bytes += f.bytes;
+        ASSERT_TRUE(hosts.count(f.src) && hosts.count(f.dst)) << f.src << " " << f.dst;
+        ASSERT_NE(f.src, f.dst);
+        ASSERT_GE(f.start, MilliSeconds(1));
+        ASSERT_LT(f.start, MilliSeconds(51));
+        ASSERT_EQ(f.priority, 5);
+    }
+    const double relSd = std::sqrt(SecondMoment(Shipped("hadoop"))) / mean / std::sqrt(m);
+    const double expected = 0.4 * 25e9 * 0.05 * 8 / 8;
+    EXPECT_NEAR(bytes, expected, 4 * relSd * expected) << "relative sd " << relSd;
+
+    // scenario.json holds the settings, which give the same flows again.
+    const ScenarioConfig again = ParseScenarioText(ScenarioToJson(cfg), {}, "scenario.json");
+    ASSERT_EQ(again.workload.flows.size(), flows.size());
+    for (std::size_t i = 0; i < flows.size(); ++i)
+    {
+        ASSERT_EQ(again.workload.flows[i].bytes, flows[i].bytes);
+        ASSERT_EQ(again.workload.flows[i].start, flows[i].start);
+        ASSERT_EQ(again.workload.flows[i].dst, flows[i].dst);
+    }
+}
+
+TEST(PoissonWorkload, ShippedCdfNamesDoNotDependOnTheWorkingDirectory)
+{
+    // "websearch" names the module's file from any folder; a path stays a
+    // path (relative to the working directory, as trace paths are).
+    const std::string text = R"({"workload": {"type": "poisson", "cdf": "websearch",
+                                 "load": 0.5, "duration": "1ms"}, "stop": "2ms"})";
+    const auto cwd = std::filesystem::current_path();
+    std::filesystem::current_path(::testing::TempDir());
+    std::string error = ScenarioErrorOf(text);
+    const std::string missing = ScenarioErrorOf(
+        R"({"workload": {"type": "poisson", "cdf": "traces/cdf/hadoop.txt", "load": 0.5,
+            "duration": "1ms"}, "stop": "2ms"})");
+    std::filesystem::current_path(cwd);
+    EXPECT_EQ(error, "no error");
+    EXPECT_EQ(missing.rfind("p.json: workload.cdf: traces/cdf/hadoop.txt: cannot open", 0), 0u)
+        << missing;
+    EXPECT_EQ(ScenarioErrorOf(R"({"workload": {"type": "poisson", "cdf": "traces/cdf/hadoop.txt",
+                                  "load": 0.5, "duration": "1ms"}, "stop": "2ms"})"),
+              "no error");
+}
+
+TEST(PoissonWorkload, BadSettingsGetOneLineNamingTheKey)
+{
+    const std::string head = R"({"stop": "10ms", )";
+    const auto err = [&](const std::string& rest) { return ScenarioErrorOf(head + rest + "}"); };
+    const std::string ok =
+        R"("type": "poisson", "cdf": "websearch", "load": 0.5, "duration": "1ms")";
+    EXPECT_EQ(err(R"("workload": {"type": "poisson", "load": 0.5, "duration": "1ms"})"),
+              "p.json: workload.cdf: expected \"websearch\", \"hadoop\", \"alibaba-storage\" or "
+              "the path of a CDF file, got nothing (the key is required)");
+    EXPECT_EQ(
+        err(R"("workload": {"type": "poisson", "cdf": "websearch", "load": 0, "duration": "1ms"})"),
+        "p.json: workload.load: expected a load in (0, 1], got 0");
+    EXPECT_EQ(err(R"("workload": {"type": "poisson", "cdf": "websearch", "load": 0.5})"),
+              "p.json: workload.duration: expected how long flows arrive, such as \"5ms\", got "
+              "nothing (the key is required)");
+    EXPECT_EQ(err(R"("workload": {)" + ok + R"(, "start": "9.5ms"})"),
+              "p.json: workload.duration: flows would arrive until 10500us, after stop (10ms): "
+              "expected start + duration <= stop");
+    EXPECT_EQ(err(R"("workload": {)" + ok + R"(, "hosts": [3]})"),
+              "p.json: workload.hosts: poisson traffic needs at least two hosts");
+    EXPECT_EQ(err(R"("workload": {)" + ok + R"(, "hosts": [3, 3]})"),
+              "p.json: workload.hosts[1]: host 3 is listed twice");
+    // A background reads any flows-only type (poisson by default), its keys named as its own.
+    EXPECT_EQ(err(R"("background": {"type": "collective", "bytes": "1MB"})"),
+              "p.json: background.type: expected one of poisson, all-to-all, flows, incast, "
+              "permutation, got \"collective\"");
+    EXPECT_EQ(err(R"("background": {"cdf": "websearch", "load": 2, "duration": "1ms"})"),
+              "p.json: background.load: expected a number in [0, 1], got 2");
+    EXPECT_EQ(err(R"("background": {"type": "incast", "senders": [1], "receiver": 1, "bytes": 1})"),
+              "p.json: background.senders[0]: the receiver cannot also be a sender");
+}
+
+TEST(PoissonWorkload, BackgroundBesideACollectiveSharesTheFabric)
+{
+    // A ring all-reduce of 256 KB on 4 hosts and Hadoop flows at 30% for
+    // 100 us: both finish, and flows.csv holds the background's flows first
+    // (built before the collective posts anything), exactly as generated,
+    // then the collective's transfers: 2 (N - 1) = 6 steps x 4 ranks = 24.
+    const std::string text = R"({
+      "topology": {"type": "leaf-spine", "leaves": 2, "spines": 1, "hosts_per_leaf": 2},
+      "workload": {"type": "collective", "collective": "all-reduce", "bytes": "256KB"},
+      "background": {"cdf": "hadoop", "load": 0.3, "duration": "100us", "seed": 3},
+      "trace": {"flows": [0, {"collective": 0, "step": 0}]},
+      "stop": "100ms"})";
+    const ScenarioConfig cfg = ParseScenarioText(text, {}, "bg.json");
+    const auto& bg = cfg.background.flows;
+    ASSERT_GE(bg.size(), 2u);
+    EXPECT_TRUE(cfg.workload.flows.empty());
+    // A number past the flows known up front is no flow.
+    EXPECT_NE(ScenarioErrorOf(std::string(text).replace(text.find("[0,"), 3, "[999,")), "no error");
+
+    ScenarioRunner run(cfg);
+    run.Build();
+    run.Run();
+    EXPECT_EQ(run.GetOutcome(), RunOutcome::COMPLETED);
+    const auto rows = CsvRows(run.FlowsCsv());
+    ASSERT_EQ(rows.size(), bg.size() + 24);
+    for (std::size_t i = 0; i < rows.size(); ++i)
+    {
+        ASSERT_EQ(rows[i].size(), 18u);
+        EXPECT_EQ(rows[i][14], "1") << "flow " << i << " not completed";
+        if (i < bg.size())
+        {
+            EXPECT_EQ(rows[i][15], "") << i; // no collective
+            EXPECT_EQ(std::stoul(rows[i][1]), bg[i].src);
+            EXPECT_EQ(std::stoul(rows[i][2]), bg[i].dst);
+            EXPECT_EQ(std::stoull(rows[i][5]), bg[i].bytes);
+        }
+        else
+        {
+            EXPECT_EQ(rows[i][15], "0") << i; // collective 0
+        }
+    }
+    // fct_by_size.csv counts every flow; the background's file only its own.
+    auto flowsIn = [](const std::string& csv) {
+        uint64_t n = 0;
+        for (const auto& r : CsvRows(csv))
+        {
+            n += std::stoull(r[3]);
+        }
+        return n;
+    };
+    EXPECT_EQ(flowsIn(run.FctBySizeCsv()), bg.size() + 24);
+    EXPECT_EQ(flowsIn(run.FctBySizeCsv(true)), bg.size());
+    // scenario.json writes the background beside the workload.
+    const auto j = nlohmann::json::parse(ScenarioToJson(cfg));
+    EXPECT_EQ(j["background"]["type"], "poisson");
+    EXPECT_EQ(j["background"]["link_rate"], "100Gbps");
+}
+
+TEST(PoissonWorkload, FctBySizeOfFlowsAloneOnTheFabricIsOne)
+{
+    // Four flows of 1, 2, 3 and 4 KB, 100 us apart: each is alone on the
+    // idle fabric (it needs under 10 us), so its FCT is its ideal FCT to the
+    // picosecond (test-data-plane) and its slowdown exactly 1. Four flows in
+    // 20 buckets: one bucket per flow, sorted by size, p50 = p95 = p99 = 1.
+    // Moving the second flow to start with the first makes both share host
+    // 0's link: the pair's slowdowns rise above 1.
+    std::string text = R"({"workload": {"type": "flows", "flows": [
+        {"src": 0, "dst": 5, "bytes": 4000, "start": "0"},
+        {"src": 0, "dst": 6, "bytes": 1000, "start": "100us"},
+        {"src": 0, "dst": 7, "bytes": 3000, "start": "200us"},
+        {"src": 0, "dst": 4, "bytes": 2000, "start": "300us"}]}, "stop": "1ms"})";
+    ScenarioRunner run(ParseScenarioText(text, {}, "alone.json"));
+    run.Build();
+    run.Run();
+    EXPECT_EQ(run.FctBySizeCsv(),
+              "bucket,min_bytes,max_bytes,flows,p50_slowdown,p95_slowdown,p99_slowdown\n"
+              "0,1000,1000,1,1.0000,1.0000,1.0000\n"
+              "1,2000,2000,1,1.0000,1.0000,1.0000\n"
+              "2,3000,3000,1,1.0000,1.0000,1.0000\n"
+              "3,4000,4000,1,1.0000,1.0000,1.0000\n");
+    EXPECT_EQ(run.FctBySizeCsv(true), SlowdownBySizeCsv({})); // no background: no rows
+
+    // A background of any flows-only type: its one flow (5 KB at 500 us,
+    // alone too) follows the workload's four, and its file holds it alone.
+    ScenarioRunner withBackground(ParseScenarioText(
+        text,
+        {R"(background={"type": "flows", "flows": [{"src": 1, "dst": 2, "bytes": 5000, "start": "500us"}]})"},
+        "bg.json"));
+    withBackground.Build();
+    withBackground.Run();
+    EXPECT_EQ(withBackground.FctBySizeCsv(true),
+              "bucket,min_bytes,max_bytes,flows,p50_slowdown,p95_slowdown,p99_slowdown\n"
+              "0,5000,5000,1,1.0000,1.0000,1.0000\n");
+    EXPECT_EQ(CsvRows(withBackground.FctBySizeCsv()).size(), 5u);
+
+    ScenarioRunner shared(ParseScenarioText(text, {"workload.flows.1.start=\"0\""}, "shared.json"));
+    shared.Build();
+    shared.Run();
+    const auto rows = CsvRows(shared.FctBySizeCsv());
+    ASSERT_EQ(rows.size(), 4u);
+    EXPECT_GT(std::stod(rows[0][4]), 1.0); // 1000 B behind (or beside) 4000 B
+    EXPECT_EQ(rows[1][4], "1.0000");
+    EXPECT_EQ(rows[2][4], "1.0000");
 }
