@@ -45,6 +45,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--include", required=True, help="the module's headers (build/include)")
     ap.add_argument("--lib", required=True, help="folder of libtraining-fabric.so")
+    ap.add_argument("--cxxflags", default="",
+                    help="extra compile and link flags: the library's sanitizer flags, if it has "
+                         "them (an instrumented library needs an instrumented program)")
     args = ap.parse_args()
 
     scratch = tempfile.mkdtemp(prefix="tf-extension-")
@@ -55,7 +58,7 @@ def main():
         cxx = [os.environ.get("CXX", "c++")]
         if shutil.which("ccache"):
             cxx.insert(0, "ccache")
-        cmd = cxx + ["-std=c++17", "-O1", "-I" + args.include] + \
+        cmd = cxx + ["-std=c++17", "-O1", "-I" + args.include] + args.cxxflags.split() + \
             [os.path.join(scratch, s) for s in SOURCES] + \
             ["-L" + args.lib, "-Wl,-rpath," + args.lib, "-ltraining-fabric",
              "-lns3-network", "-lns3-core", "-o", exe]
