@@ -4,7 +4,9 @@
 #   ./tf test [ctest args]          build, then run the whole test suite (ctest)
 #   ./tf run SCENARIO.json [--out DIR] [--set key.path=value ...]
 #                                   build, then run a scenario with build/bin/tf-run
-#   ./tf demo                       build, then run the flagship study
+#   ./tf sweep SCENARIO.json --vary key=v1,v2,... [--vary ...] [--seeds N] [--jobs J] [--out DIR]
+#                                   build, then run the grid of runs in parallel, one table
+#   ./tf demo [--study NAME]        build, then run the flagship study (or examples/NAME/run.py)
 #   ./tf bench                      build, then run every build/bin/bench-* (one JSON line each)
 #   ./tf sanitize [ctest args]      build build-sanitize/ with ASan+UBSan, run the suite
 #   ./tf dropin [ctest args]        the module dropped into a stock ns-3.37 source tree
@@ -215,7 +217,7 @@ dropin() {
 }
 
 usage() {
-  sed -n '2,15p' "$ROOT/tf" | sed 's/^# \{0,1\}//'
+  sed -n '/^set -euo/q;2,$p' "$ROOT/tf" | sed 's/^# \{0,1\}//'
 }
 
 cmd="${1:-help}"
@@ -237,11 +239,24 @@ case "$cmd" in
     # Runs in the caller's directory, so relative paths mean what they say.
     exec "$BIN/tf-run" "$@"
     ;;
+  sweep)
+    build
+    # Runs in the caller's directory, as ./tf run does.
+    exec python3 "$ROOT/contrib/training-fabric/tools/sweep.py" "$@"
+    ;;
   demo)
     build
     cd "$ROOT"
-    # The flagship study: ECMP (20 hash seeds) vs balanced static routing.
-    exec python3 "$DEMO_SCRIPT" "$@"
+    # The flagship study: ECMP (20 hash seeds) vs balanced static routing;
+    # --study NAME runs examples/NAME/run.py instead.
+    script="$DEMO_SCRIPT"
+    if [[ "${1:-}" == "--study" ]]; then
+      [[ $# -ge 2 && -f "examples/$2/run.py" ]] ||
+        { log "--study: expected one of: $(cd examples && ls -d */ | tr -d / | tr '\n' ' ')"; exit 2; }
+      script="examples/$2/run.py"
+      shift 2
+    fi
+    exec python3 "$script" "$@"
     ;;
   bench)
     build

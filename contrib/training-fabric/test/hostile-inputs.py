@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Hostile inputs against tf-run: every case must end the way the README says.
+"""Hostile inputs against tf-run (and ./tf sweep's tools/sweep.py): every case
+must end the way the README says.
 
   test/hostile-inputs.py [--bin DIR] [--jobs N] [--timeout S] [--list] [NAME_SUBSTRING ...]
 
@@ -26,6 +27,7 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 INCAST = os.path.join(ROOT, "examples", "incast-8to1.json")
+SWEEP = os.path.join(ROOT, "tools", "sweep.py")
 TRACES = os.path.join(ROOT, "traces")
 TIME_LIMIT_S = 120  # per case (--timeout): generous for sanitized builds on a loaded 2-core machine
 
@@ -42,13 +44,16 @@ RING = {"name": "ring",
 
 
 class Case:
-    """One tf-run invocation. `files` are written in the scratch directory
-    first (name -> text or bytes; a value of None makes a FIFO, an int a
-    sparse file of that size); `scenario` is the scenario argument."""
+    """One tf-run invocation (or, with `sweep`, one of tools/sweep.py, the
+    engine of ./tf sweep, with `args`; `sets` are then not used). `files` are
+    written in the scratch directory first (name -> text or bytes; a value of
+    None makes a FIFO, an int a sparse file of that size); `scenario` is the
+    scenario argument."""
 
     def __init__(self, name, scenario=INCAST, sets=(), expect=2, text=None, files=None,
-                 args=None, out=True):
+                 args=None, out=True, sweep=False):
         self.name = name
+        self.sweep = sweep
         self.scenario = scenario
         self.sets = list(sets)
         self.expect = expect
@@ -337,6 +342,27 @@ def cases():
         Case("cli-set-no-value", args=["--set"], text="--set needs a value", out=False),
         Case("cli-out-no-value", args=["--out"], text="--out needs a value", out=False),
     ]
+    # -- ./tf sweep (tools/sweep.py): its own syntax, and tf-run's first error line
+    V = lambda *args, **kw: Case("sweep-" + args[0], args=list(args[1:]), sweep=True, **kw)
+    c += [
+        V("no-vary", text="nothing to sweep: give --vary key=v1,v2,... or --seeds N"),
+        V("vary-no-equals", "--vary", "nic.cc", text="--vary nic.cc: expected key=v1,v2,..."),
+        V("vary-empty-key", "--vary", "=1,2", text="--vary =1,2: expected key=v1,v2,..."),
+        V("vary-empty-value", "--vary", "nic.cc=none,,dcqcn", text="--vary nic.cc=none,,dcqcn: expected"),
+        V("vary-no-values", "--vary", "nic.cc=", text="--vary nic.cc=: expected key=v1,v2,..."),
+        V("vary-unbalanced", "--vary", 'routing={"mode": "ecmp",{"mode": "spray"}',
+          text="brackets and quotes balanced"),
+        V("vary-unclosed-quote", "--vary", 'name="a,b', text="brackets and quotes balanced"),
+        V("vary-no-value", "--vary", text="--vary needs a value"),
+        V("vary-twice", "--vary", "seed=1,2", "--seeds", "2", text="--vary seed: key given twice"),
+        V("seeds-zero", "--seeds", "0", text="--seeds 0: expected a positive integer"),
+        V("jobs-not-number", "--seeds", "2", "--jobs", "x", text="--jobs x: expected a positive integer"),
+        V("unknown-option", "--seeds", "2", "--frobnicate", text="unknown option --frobnicate"),
+        V("missing-scenario", "--seeds", "2", scenario="nope.json",
+          text="nope.json: no such scenario file"),
+        V("unknown-key", "--vary", "frobnicate=1,2", text=I + "frobnicate: unknown key"),
+        V("bad-value", "--vary", "nic.cc=none,warp", text=I + "nic.cc"),
+    ]
     # -- runs that must end with the documented code and no error
     ring = {"r.json": json.dumps(RING)}
     c += [
@@ -373,7 +399,7 @@ def run(case, tf_run, time_limit):
     scratch = tempfile.mkdtemp(prefix="tf-hostile-")
     try:
         prepare(case, scratch)
-        argv = [tf_run]
+        argv = [sys.executable, SWEEP] if case.sweep else [tf_run]
         if case.scenario is not None:
             argv.append(case.scenario)
         if case.out:
@@ -384,6 +410,7 @@ def run(case, tf_run, time_limit):
         env = dict(os.environ)
         env.setdefault("ASAN_OPTIONS", "detect_leaks=1:abort_on_error=1")
         env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
+        env["TF_BIN_DIR"] = os.path.dirname(os.path.abspath(tf_run))  # the tf-run the sweep starts
         try:
             p = subprocess.run([os.fsencode(a) for a in argv], cwd=scratch, env=env,
                                stdin=subprocess.DEVNULL, capture_output=True,
