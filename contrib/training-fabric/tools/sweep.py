@@ -217,6 +217,21 @@ def run_all(runs, jobs=None, quiet=False, line=None, tf_run=TF_RUN, collect=summ
     return rows
 
 
+def run_all_or_exit(runs, **kw):
+    """run_all for a study's script: on failure, the one error line on stderr
+    and the exit status (2 for bad input)."""
+    try:
+        return run_all(runs, **kw)
+    except SweepError as e:
+        fail(e)
+
+
+def fail(e):
+    msg = str(e)
+    print(msg if msg.startswith("error: ") else "error: " + msg, file=sys.stderr)
+    sys.exit(e.status)
+
+
 def default_line(row):
     text = f'{row["outcome"]}, sim {row["sim_time_s"] * 1e3:.3f} ms, {row["pfc_pause_frames"]} pauses'
     if "fim_bytes" in row:
@@ -311,9 +326,7 @@ def main(argv):
                   flush=True)
         rows = run_all(runs, jobs, quiet)
     except SweepError as e:
-        msg = str(e)
-        print(msg if msg.startswith("error: ") else "error: " + msg, file=sys.stderr)
-        return e.status
+        fail(e)
     keys = columns_of(rows)
     os.makedirs(out, exist_ok=True)
     write_csv(os.path.join(out, "sweep.csv"), rows, keys)

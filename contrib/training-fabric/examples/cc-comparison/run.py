@@ -8,10 +8,11 @@ patched TIMELY, DCTCP) on two training-like patterns:
   (b) all-to-all across a 2-leaf fabric with 2:1 oversubscription (8 hosts
       of 100 Gb/s per leaf, 4 spines of 100 Gb/s).
 
-Runs ./build/bin/tf-run for every (pattern, algorithm), writes
+Runs ./build/bin/tf-run for every (pattern, algorithm), J at once (default:
+all cores; through tools/sweep.py, the engine of ./tf sweep), writes
 results/cc-comparison/{table.md,table.csv,cc-comparison.png}.
 
-  python3 examples/cc-comparison/run.py [--quick] [--quiet]
+  python3 examples/cc-comparison/run.py [--quick] [--jobs J] [--quiet]
 
 Each finished run prints one line on stderr (its completion time and pause
 frames, runs left); --quiet leaves them out.
@@ -21,9 +22,12 @@ import os
 import subprocess
 import sys
 
+HERE = os.path.dirname(os.path.realpath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
+import sweep  # noqa: E402  (contrib/training-fabric/tools/sweep.py, the engine of ./tf sweep)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "results", "cc-comparison")
-TF_RUN = os.path.join(ROOT, "build", "bin", "tf-run")
 ALGORITHMS = ["none", "dcqcn", "hpcc", "timely", "timely-patched", "dctcp"]
 # Parameters per algorithm: TIMELY's paper set is for 10 Gb/s and collapses on
 # these 100 Gb/s links; its "100g" profile scales it (see the model doc).
@@ -50,69 +54,65 @@ def patterns(quick):
     }
 
 
-def run(pattern, spec, cc):
-    name = f"{pattern}-{cc}"
-    scenario = dict(spec)
-    nic = {"cc": cc}
+def nic(cc):
+    n = {"cc": cc}
     if cc in CC_PARAMS:
-        nic["cc_params"] = CC_PARAMS[cc]
-    scenario.update({"name": name, "nic": nic, "stop": "1s", "seed": 1,
-                     "switch": {"buffer": "16MB", "pfc": True,
-                                "ecn": {"kmin": "100KB", "kmax": "400KB", "pmax": 0.2}}})
-    path = os.path.join(OUT, "scenarios", name + ".json")
-    with open(path, "w") as f:
-        json.dump(scenario, f, indent=1)
-    out = os.path.join(OUT, "runs", name)
-    subprocess.run([TF_RUN, path, "--out", out, "--quiet"], check=True, stdout=subprocess.DEVNULL)
-    with open(os.path.join(out, "summary.json")) as f:
-        return json.load(f)
+        n["cc_params"] = CC_PARAMS[cc]
+    return n
+
+
+def runs(quick):
+    """One scenario file per pattern (scenarios/PATTERN.json); one run per
+    (pattern, algorithm), naming the run and setting its nic with --set."""
+    os.makedirs(os.path.join(OUT, "scenarios"), exist_ok=True)
+    out = []
+    for pattern, spec in patterns(quick).items():
+        scenario = dict(spec)
+        scenario.update({"name": pattern, "nic": nic("none"), "stop": "1s", "seed": 1,
+                         "switch": {"buffer": "16MB", "pfc": True,
+                                    "ecn": {"kmin": "100KB", "kmax": "400KB", "pmax": 0.2}}})
+        path = os.path.join(OUT, "scenarios", pattern + ".json")
+        with open(path, "w") as f:
+            json.dump(scenario, f, indent=1)
+        for cc in ALGORITHMS:
+            name = f"{pattern}-{cc}"
+            out.append(sweep.Run(f"{pattern} {cc}", path, os.path.join(OUT, "runs", name),
+                                 sets=["name=" + name, "nic=" + json.dumps(nic(cc))],
+                                 values={"pattern": pattern, "cc": cc}))
+    return out
+
+
+def collect(out):
+    s = sweep.read_json(os.path.join(out, "summary.json"))
+    flows = s["flows_total"] > 0  # a collective's transfers are flows too
+    coll = s.get("collectives") or {}
+    return {
+        "completion_ms": s["sim_time_s"] * 1e3,
+        "busbw_gbps": coll.get("mean_busbw_gbps"),
+        "slowdown_p50": s["fct_slowdown"]["p50"] if flows else None,
+        "slowdown_p99": s["fct_slowdown"]["p99"] if flows else None,
+        "pause_frames": s["pfc_pause_frames"],
+        "max_queue_kb": s["max_queue_bytes"] / 1e3,
+        "mean_queue_kb": s["cc"]["mean_queue_bytes"] / 1e3,
+        "completed": (f'{coll.get("completed", 0)}/{coll.get("instances", 0)} collective'
+                      if coll else f'{s["flows_completed"]}/{s["flows_total"]}'),
+    }
 
 
 def main():
     quick = "--quick" in sys.argv
-    os.makedirs(os.path.join(OUT, "scenarios"), exist_ok=True)
-    quiet = "--quiet" in sys.argv
-    total = len(patterns(quick)) * len(ALGORITHMS)
-    rows = []
-    for pattern, spec in patterns(quick).items():
-        for cc in ALGORITHMS:
-            s = run(pattern, spec, cc)
-            flows = s["flows_total"] > 0  # a collective's transfers are flows too
-            coll = s.get("collectives") or {}
-            rows.append({
-                "pattern": pattern, "cc": cc,
-                "completion_ms": s["sim_time_s"] * 1e3,
-                "busbw_gbps": coll.get("mean_busbw_gbps"),
-                "slowdown_p50": s["fct_slowdown"]["p50"] if flows else None,
-                "slowdown_p99": s["fct_slowdown"]["p99"] if flows else None,
-                "pause_frames": s["pfc_pause_frames"],
-                "max_queue_kb": s["max_queue_bytes"] / 1e3,
-                "mean_queue_kb": s["cc"]["mean_queue_bytes"] / 1e3,
-                "completed": (f'{coll.get("completed", 0)}/{coll.get("instances", 0)} collective'
-                              if coll else f'{s["flows_completed"]}/{s["flows_total"]}'),
-            })
-            if not quiet:
-                print(f'[{len(rows)}/{total}] {pattern} {cc}: {rows[-1]["completion_ms"]:.3f} ms, '
-                      f'{rows[-1]["pause_frames"]} pause frames ({total - len(rows)} left)',
-                      file=sys.stderr, flush=True)
-    keys = list(rows[0].keys())
-    with open(os.path.join(OUT, "table.csv"), "w") as f:
-        f.write(",".join(keys) + "\n")
-        for r in rows:
-            f.write(",".join("" if r[k] is None else str(r[k]) for k in keys) + "\n")
-
-    def fmt(v, spec):
-        return "-" if v is None else format(v, spec)
-
-    lines = ["| pattern | cc | completion (ms) | busbw (Gb/s) | slowdown p50 | slowdown p99 | "
-             "PFC pauses | max queue (KB) | mean queue (KB) | done |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
-    for r in rows:
-        lines.append(f'| {r["pattern"]} | {r["cc"]} | {r["completion_ms"]:.3f} | '
-                     f'{fmt(r["busbw_gbps"], ".1f")} | {fmt(r["slowdown_p50"], ".2f")} | '
-                     f'{fmt(r["slowdown_p99"], ".2f")} | {r["pause_frames"]} | '
-                     f'{r["max_queue_kb"]:.0f} | {r["mean_queue_kb"]:.0f} | {r["completed"]} |')
-    table = "\n".join(lines) + "\n"
+    jobs = int(sys.argv[sys.argv.index("--jobs") + 1]) if "--jobs" in sys.argv else None
+    rows = sweep.run_all_or_exit(
+        runs(quick), jobs=jobs, quiet="--quiet" in sys.argv, collect=collect,
+        line=lambda r: f'{r["completion_ms"]:.3f} ms, {r["pause_frames"]} pause frames')
+    keys = [k for k in rows[0] if k != "run"]
+    sweep.write_csv(os.path.join(OUT, "table.csv"), rows, keys)
+    table = sweep.markdown(rows, [
+        ("pattern", "pattern", ""), ("cc", "cc", ""), ("completion (ms)", "completion_ms", ".3f"),
+        ("busbw (Gb/s)", "busbw_gbps", ".1f"), ("slowdown p50", "slowdown_p50", ".2f"),
+        ("slowdown p99", "slowdown_p99", ".2f"), ("PFC pauses", "pause_frames", ""),
+        ("max queue (KB)", "max_queue_kb", ".0f"), ("mean queue (KB)", "mean_queue_kb", ".0f"),
+        ("done", "completed", "")])
     with open(os.path.join(OUT, "table.md"), "w") as f:
         f.write(table)
     print(table)

@@ -22,13 +22,14 @@ import os
 import statistics
 import subprocess
 import sys
-import threading
-from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.realpath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
+import sweep  # noqa: E402  (contrib/training-fabric/tools/sweep.py, the engine of ./tf sweep)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(ROOT, "results", "ecmp-vs-static")
-TF_RUN = os.path.join(ROOT, "build", "bin", "tf-run")
-METRICS = ["fim_bytes", "fim_flows", "max_mean", "spread", "cv", "jain", "collisions"]
+METRICS = sweep.IMBALANCE_METRICS
 
 
 def scenario(name, routing, quick):
@@ -54,47 +55,42 @@ def scenario(name, routing, quick):
     }
 
 
-def run_one(name, routing, quick):
-    os.makedirs(os.path.join(OUT, "scenarios"), exist_ok=True)
-    path = os.path.join(OUT, "scenarios", name + ".json")
+def write_scenario(out, name, routing, quick):
+    """The iteration under `routing` as out/scenarios/NAME.json (the runs vary
+    its name and routing with --set)."""
+    os.makedirs(os.path.join(out, "scenarios"), exist_ok=True)
+    path = os.path.join(out, "scenarios", name + ".json")
     with open(path, "w") as f:
         json.dump(scenario(name, routing, quick), f, indent=1)
-    out = os.path.join(OUT, "runs", name)
-    subprocess.run([TF_RUN, path, "--out", out, "--quiet"], check=True, stdout=subprocess.DEVNULL)
-    with open(os.path.join(out, "imbalance.json")) as f:
-        imb = json.load(f)["overall"]
-    with open(os.path.join(out, "summary.json")) as f:
-        summary = json.load(f)
+    return path
+
+
+def study_run(base, out, name, routing):
+    """One run of the iteration file `base` under `routing` (named `name`)."""
+    return sweep.Run(name, base, os.path.join(out, "runs", name),
+                     sets=["name=" + name, "routing=" + json.dumps(routing)],
+                     values={"routing": routing["mode"], "seed": routing.get("seed", "")})
+
+
+def collect(out):
+    """A run's row: the imbalance metrics, each phase's duration, the iteration
+    time and the pause frames."""
+    s = sweep.summary_row(out)
+    row = {m: s[m] for m in METRICS}
     phases = []
     with open(os.path.join(out, "collectives.csv")) as f:
         header = f.readline().strip().split(",")
         for line in f:
-            row = dict(zip(header, line.strip().split(",")))
-            phases.append(float(row["duration_s"]))
-    row = {"run": name, "routing": routing["mode"], "seed": routing.get("seed", "")}
-    for m in METRICS:
-        row[m] = imb[m]
+            phases.append(float(dict(zip(header, line.strip().split(",")))["duration_s"]))
     row["allreduce_s"] = phases[0]
-    row["alltoall_s"] = phases[1]
-    row["completion_s"] = summary["sim_time_s"]
-    row["pfc_pause_frames"] = summary["pfc_pause_frames"]
+    row["alltoall_s"] = phases[-1]
+    row["completion_s"] = s["sim_time_s"]
+    row["pfc_pause_frames"] = s["pfc_pause_frames"]
     return row
 
 
-class Progress:
-    """One line per finished run: which, its headline figures, how many are left."""
-
-    def __init__(self, total, quiet):
-        self.total, self.done, self.quiet = total, 0, quiet
-        self.lock = threading.Lock()
-
-    def finished(self, row):
-        with self.lock:
-            self.done += 1
-            if not self.quiet:
-                print(f'[{self.done}/{self.total}] {row["run"]}: FIM {row["fim_bytes"]:.4f}, '
-                      f'completion {row["completion_s"] * 1e3:.3f} ms '
-                      f'({self.total - self.done} left)', file=sys.stderr, flush=True)
+def progress_line(row):
+    return f'FIM {row["fim_bytes"]:.4f}, completion {row["completion_s"] * 1e3:.3f} ms'
 
 
 def stats(values):
@@ -110,17 +106,12 @@ def main():
           f"{seeds} ECMP seeds + balanced static{' (quick: half-size all-reduce)' if quick else ''}",
           flush=True)
     hash_ = sys.argv[sys.argv.index("--hash") + 1] if "--hash" in sys.argv else "mix64"
-    jobs_list = [(f"ecmp-seed{s}", {"mode": "ecmp", "hash": hash_, "seed": s}) for s in range(1, seeds + 1)]
-    jobs_list.append(("static", {"mode": "balanced-static"}))
-    progress = Progress(len(jobs_list), "--quiet" in sys.argv)
-
-    def one(job):
-        row = run_one(job[0], job[1], quick)
-        progress.finished(row)
-        return row
-
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        rows = list(pool.map(one, jobs_list))
+    base = write_scenario(OUT, "ecmp-vs-static", {"mode": "ecmp", "hash": hash_, "seed": 1}, quick)
+    runs = [study_run(base, OUT, f"ecmp-seed{s}", {"mode": "ecmp", "hash": hash_, "seed": s})
+            for s in range(1, seeds + 1)]
+    runs.append(study_run(base, OUT, "static", {"mode": "balanced-static"}))
+    rows = sweep.run_all_or_exit(runs, jobs=jobs, quiet="--quiet" in sys.argv,
+                                 line=progress_line, collect=collect)
     ecmp = [r for r in rows if r["routing"] == "ecmp"]
     static = [r for r in rows if r["routing"] == "balanced-static"]
     study = {}
@@ -142,17 +133,12 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     with open(os.path.join(OUT, "study.json"), "w") as f:
         json.dump(study, f, indent=2)
-    keys = list(rows[0].keys())
-    with open(os.path.join(OUT, "runs.csv"), "w") as f:
-        f.write(",".join(keys) + "\n")
-        for r in rows:
-            f.write(",".join(str(r[k]) for k in keys) + "\n")
-    lines = ["| metric | ECMP median | ECMP min | ECMP max | static |", "|---|---|---|---|---|"]
-    for m in METRICS + ["allreduce_s", "alltoall_s", "completion_s"]:
-        e = study["ecmp"][m]
-        lines.append(f'| {m} | {e["median"]:.4g} | {e["min"]:.4g} | {e["max"]:.4g} | '
-                     f'{study["static"][m]["median"]:.4g} |')
-    table = "\n".join(lines) + "\n"
+    sweep.write_csv(os.path.join(OUT, "runs.csv"), rows)
+    table = sweep.markdown(
+        [dict(study["ecmp"][m], metric=m, static=study["static"][m]["median"])
+         for m in METRICS + ["allreduce_s", "alltoall_s", "completion_s"]],
+        [("metric", "metric", ""), ("ECMP median", "median", ".4g"), ("ECMP min", "min", ".4g"),
+         ("ECMP max", "max", ".4g"), ("static", "static", ".4g")])
     with open(os.path.join(OUT, "table.md"), "w") as f:
         f.write(table)
     print(table)
