@@ -252,7 +252,7 @@ case "$cmd" in
     script="$DEMO_SCRIPT"
     if [[ "${1:-}" == "--study" ]]; then
       [[ $# -ge 2 && -f "examples/$2/run.py" ]] ||
-        { log "--study: expected one of: $(cd examples && ls -d */ | tr -d / | tr '\n' ' ')"; exit 2; }
+        { log "--study: expected one of: $(cd examples && ls -d */ | tr -d / | paste -sd, -)"; exit 2; }
       script="examples/$2/run.py"
       shift 2
     fi
