@@ -152,21 +152,23 @@ def summary_row(out):
 IMBALANCE_METRICS = ["fim_bytes", "fim_flows", "max_mean", "spread", "cv", "jain", "collisions"]
 
 
-def run_one(run, tf_run, procs, lock):
-    """Runs tf-run for `run`; returns its exit status and stderr. `procs`
-    holds the running processes (so that a failure can stop the others)."""
+def run_one(run, tf_run, state, lock):
+    """Runs tf-run for `run`; returns its exit status and stderr, or None
+    when the sweep is being stopped. state["procs"] holds the processes
+    under way (None once the sweep stops), so that a failure stops them."""
     argv = [tf_run, run.scenario, "--out", run.out, "--quiet"]
     for s in run.sets:
         argv += ["--set", s]
     with lock:
-        if procs is None:
+        if state["procs"] is None:
             return None, ""
         p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                              stderr=subprocess.PIPE)
-        procs.add(p)
+        state["procs"].add(p)
     _, err = p.communicate()
     with lock:
-        procs.discard(p)
+        if state["procs"] is not None:
+            state["procs"].discard(p)
     return p.returncode, err.decode(errors="replace")
 
 
@@ -185,7 +187,7 @@ def run_all(runs, jobs=None, quiet=False, line=None, tf_run=TF_RUN, collect=summ
     total = len(runs)
 
     def one(run):
-        status, err = run_one(run, tf_run, state["procs"], lock)
+        status, err = run_one(run, tf_run, state, lock)
         if status is None:  # the sweep is being stopped
             return None
         if status not in (0, 3, 4):  # 3: stop reached, 4: stalled: results all the same
