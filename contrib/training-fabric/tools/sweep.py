@@ -20,12 +20,13 @@ outcome column says which); 2 for bad input (bad --vary syntax, or tf-run's
 first error line for an unknown key or bad value); 1 when tf-run failed
 otherwise.
 
-The studies (examples/*/run.py) import this module: Run, run_all, summary_row
-and the table writers.
+The studies (examples/*/run.py) import this module: Run, run_all (or
+run_all_or_exit), summary_row, write_csv, markdown and gnuplot.
 """
 import csv
 import itertools
 import json
+import math
 import os
 import signal
 import subprocess
@@ -38,6 +39,11 @@ HERE = os.path.dirname(os.path.realpath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 # TF_BIN_DIR (as the tests set it) names another folder of tools.
 TF_RUN = os.path.join(os.environ.get("TF_BIN_DIR") or os.path.join(ROOT, "build", "bin"), "tf-run")
+
+
+# The most runs one sweep may make (a typo such as --seeds 1000000 must not
+# start a week of work or a list of a million runs).
+MAX_RUNS = 100000
 
 
 class SweepError(Exception):
@@ -265,6 +271,17 @@ def markdown(rows, columns):
     return "\n".join(lines) + "\n"
 
 
+def gnuplot(script, png=None):
+    """Runs gnuplot on `script`; prints "plot: PNG" when `png` is given and it
+    worked, one line when gnuplot is missing or failed (the study goes on)."""
+    try:
+        subprocess.run(["gnuplot"], input=script.encode(), check=True)
+        if png:
+            print("plot:", png)
+    except (OSError, subprocess.CalledProcessError) as e:
+        print("gnuplot failed, no plot:", e)
+
+
 def columns_of(rows):
     """Every key of the rows, in first-seen order."""
     keys = []
@@ -291,7 +308,7 @@ def main(argv):
                 elif a == "--out":
                     out = v
                 else:
-                    if not v.isdigit() or int(v) < 1:
+                    if not v.isascii() or not v.isdigit() or int(v) < 1:
                         raise SweepError(f"{a} {v}: expected a positive integer", 2)
                     if a == "--seeds":
                         seeds = int(v)
@@ -314,6 +331,9 @@ def main(argv):
             raise SweepError("no scenario file given", 2)
         if not varies and not seeds:
             raise SweepError("nothing to sweep: give --vary key=v1,v2,... or --seeds N", 2)
+        size = (seeds or 1) * math.prod(len(vs) for _, vs in varies)
+        if size > MAX_RUNS:
+            raise SweepError(f"the grid has {size} runs, more than the limit of {MAX_RUNS}", 2)
         keys = [k for k, _ in varies] + (["seed"] if seeds else [])
         dup = next((k for k in keys if keys.count(k) > 1), None)
         if dup:

@@ -19,7 +19,6 @@ frames, runs left); --quiet leaves them out.
 """
 import json
 import os
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.realpath(__file__))
@@ -157,11 +156,7 @@ set logscale y
 plot {p99_plot}
 unset multiplot
 """
-    try:
-        subprocess.run(["gnuplot"], input=script.encode(), check=True)
-        print("plot:", png)
-    except (OSError, subprocess.CalledProcessError) as e:
-        print("gnuplot failed, no plot:", e)
+    sweep.gnuplot(script, png)
 
 
 if __name__ == "__main__":

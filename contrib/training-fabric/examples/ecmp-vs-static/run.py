@@ -20,7 +20,6 @@ left); --quiet leaves them out. The results are the same either way.
 import json
 import os
 import statistics
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.realpath(__file__))
@@ -178,10 +177,7 @@ set ylabel 'iteration time (ms)'
 plot '{data}' using 1:($4==1?$3:1/0) with points pt 7 title 'ECMP', '' using 1:($4==0?$3:1/0) with points pt 5 ps 2 title 'static'
 unset multiplot
 """
-    try:
-        subprocess.run(["gnuplot"], input=script.encode(), check=True)
-    except (OSError, subprocess.CalledProcessError) as e:
-        print("gnuplot failed, no plot:", e)
+    sweep.gnuplot(script)
 
 
 if __name__ == "__main__":

@@ -28,7 +28,6 @@ import importlib.util
 import json
 import os
 import statistics
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.realpath(__file__))
@@ -232,11 +231,7 @@ set title 'flow imbalance (leaf uplinks)'
 plot {panel(3)}
 unset multiplot
 """
-    try:
-        subprocess.run(["gnuplot"], input=script.encode(), check=True)
-        print("plot:", png)
-    except (OSError, subprocess.CalledProcessError) as e:
-        print("gnuplot failed, no plot:", e)
+    sweep.gnuplot(script, png)
 
 
 if __name__ == "__main__":
