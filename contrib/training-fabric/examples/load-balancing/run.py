@@ -126,8 +126,8 @@ def main():
     conditions = pick(option("--conditions", ",".join(CONDITIONS)), list(CONDITIONS),
                       "--conditions")
     print(f"Load balancing: the ECMP study's iteration ({'32' if quick else '64'} MB ring "
-          f"all-reduce + 16 MB all-to-all, 16 hosts x 400 Gb/s); schemes {', '.join(schemes)} "
-          f"(ECMP: {seeds} seeds); {' and '.join(conditions)}"
+          f"all-reduce + 16 MB all-to-all, 16 hosts x 400 Gb/s); schemes {', '.join(schemes)}"
+          + (f" (ECMP: {seeds} seeds)" if "ecmp" in schemes else "") + f"; {' and '.join(conditions)}"
           + (f" (link {FAILED_LINK[0]}-{FAILED_LINK[1]} down at {FAIL_AT})"
              if "link-down" in conditions else ""), flush=True)
     base = ecmp_study.write_scenario(OUT, "load-balancing", SCHEMES["ecmp"][0], quick)
