@@ -225,10 +225,12 @@ set boxwidth 0.9
 set xtics rotate by -30
 set grid ytics
 set key top left
-set yrange [0:*]
-set ylabel 'iteration time (ms)'
+set logscale y
+set ylabel 'iteration time (ms, log scale)'
 set title 'iteration time'
 plot {panel(0)}
+unset logscale y
+set yrange [0:*]
 set ylabel 'FIM (bytes)'
 set title 'flow imbalance (leaf uplinks)'
 plot {panel(3)}
