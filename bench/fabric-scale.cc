@@ -10,6 +10,7 @@
  *
  *   build/bin/bench-fabric-scale                       the sweep (./tf bench)
  *   build/bin/bench-fabric-scale --case=off|on [--k=N] [--bytes=SIZE] [--bin=TIME]
+ *                                [--scheduler=quad-heap|map|heap|calendar|priority-queue]
  *   build/bin/bench-fabric-scale --case=setup [--leaves=N] [--hosts-per-leaf=N]
  *
  * The sweep runs k = 4, 8, 12, 16 (16 to 1,024 hosts) unmonitored, with
@@ -46,10 +47,12 @@ PeakRssMb()
 }
 
 /// Runs one fat-tree case; writes its events/s to \p rateFd when >= 0.
+std::string g_scheduler = "quad-heap"; //!< --scheduler
+
 int
 RunCase(uint32_t k, const std::string& bytes, const std::string& bin, bool monitor, int rateFd)
 {
-    const std::string text = R"({"name": "bench",
+    const std::string text = R"({"name": "bench", "scheduler": ")" + g_scheduler + R"(",
         "topology": {"type": "fat-tree", "k": )" +
                              std::to_string(k) + R"(,
                      "host_link": {"rate": "100Gbps", "delay": "1us"},
@@ -169,6 +172,7 @@ main(int argc, char** argv)
     cmd.AddValue("bytes", "bytes per host (permutation); default 4MB for --case=off|on", bytes);
     cmd.AddValue("bin", "monitor bin width", bin);
     cmd.AddValue("case", "off, on or setup (default: the sweep)", which);
+    cmd.AddValue("scheduler", "the scenario's scheduler (quad-heap, map, ...)", g_scheduler);
     cmd.AddValue("leaves", "leaves of the --case=setup leaf-spine", leaves);
     cmd.AddValue("spines", "spines of the --case=setup leaf-spine", spines);
     cmd.AddValue("hosts-per-leaf", "hosts per leaf of the --case=setup leaf-spine", hostsPerLeaf);
@@ -190,8 +194,8 @@ main(int argc, char** argv)
     }
     // Bytes per host so that every case simulates a few million events
     // (hosts x bytes x hops grows by 16 from k=4 to k=16).
-    const std::pair<uint32_t, const char*> sweep[] = {{4, "4MB"},
-                                                      {8, "1MB"},
+    const std::pair<uint32_t, const char*> sweep[] = {{4, "16MB"},
+                                                      {8, "2MB"},
                                                       {12, "512KB"},
                                                       {16, "256KB"}};
     double first = -1;
