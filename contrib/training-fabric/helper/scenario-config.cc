@@ -126,7 +126,7 @@ ParseScenarioText(const std::string& jsonText,
         {
             names.push_back(name);
         }
-        cfg.scheduler = root.Str("scheduler", "quad-heap", names);
+        cfg.scheduler = root.Str("scheduler", kSchedulers.front().first, names);
     }
 
     // topology: its type's registered member reads the rest
