@@ -1,37 +1,60 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Path-monitor overhead at scale (benchmark, not a test; issue #17): a k=16
- * fat-tree (1,024 hosts, 100 Gb/s host links, 400 Gb/s fabric links, 1 us),
- * ECMP (CRC32), DCQCN, a random permutation of 4 MB per host, run without
- * and with the path monitor (100 us bins). Each case runs in its own
- * process (so that peak RSS is its own) and prints one JSON line: wall time
- * of the simulation, simulated time, events, packet-hops, their rates and
- * peak RSS. The monitor's overhead is the ratio of the two wall times.
+ * Simulation speed as the fabric grows (benchmark, not a test; issues #15
+ * and #17). Fat-trees of radix k (k^3/4 hosts, 100 Gb/s host links, 400 Gb/s
+ * fabric links, 1 us), ECMP (CRC32), DCQCN, a random permutation. Each case
+ * runs in its own process (so that peak RSS is its own) and prints one JSON
+ * line: hosts, wall time of the simulation, simulated time, events,
+ * packet-hops, their rates, wall per simulated ms and peak RSS.
  *
- *   build/bin/bench-fabric-scale [--k=N] [--bytes=SIZE] [--bin=TIME] [--case=off|on]
+ *   build/bin/bench-fabric-scale                       the sweep (./tf bench)
+ *   build/bin/bench-fabric-scale --case=off|on [--k=N] [--bytes=SIZE] [--bin=TIME]
+ *                                [--scheduler=quad-heap|map|heap|calendar|priority-queue]
+ *   build/bin/bench-fabric-scale --case=setup [--leaves=N] [--spines=N] [--hosts-per-leaf=N]
  *
- * With no --case, runs "off" and then "on".
+ * The sweep runs k = 4, 8, 12, 16 (16 to 1,024 hosts) unmonitored, with
+ * fewer bytes per host as the fabric grows so that each case simulates
+ * about 1.3 to 1.5 million events, then a last line with the ratio of the event rates
+ * at 1,024 and at 16 hosts (issue #15's goal: >= 0.6). --case=off / on run
+ * one fat-tree without / with the path monitor (100 us bins; the monitor's
+ * overhead is the ratio of their wall times, issue #17). --case=setup builds
+ * a leaf-spine (default 1,000 leaves x 100 hosts, 100 spines: 100,000
+ * hosts) with ECMP routes and one small flow, and reports set-up wall time
+ * and peak RSS.
  */
 #include "ns3/command-line.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 using namespace ns3;
 
 namespace
 {
-int
-RunCase(uint32_t k, const std::string& bytes, const std::string& bin, bool monitor)
+double
+PeakRssMb()
 {
-    const std::string text = R"({"name": "bench",
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss / 1024.0;
+}
+
+/// Runs one fat-tree case; writes its events/s to \p rateFd when >= 0.
+std::string g_scheduler = "quad-heap"; //!< --scheduler
+
+int
+RunCase(uint32_t k, const std::string& bytes, const std::string& bin, bool monitor, int rateFd)
+{
+    const std::string text = R"({"name": "bench", "scheduler": ")" + g_scheduler + R"(",
         "topology": {"type": "fat-tree", "k": )" +
                              std::to_string(k) + R"(,
                      "host_link": {"rate": "100Gbps", "delay": "1us"},
@@ -47,28 +70,97 @@ RunCase(uint32_t k, const std::string& bytes, const std::string& bin, bool monit
     run.Build();
     run.Run();
     const ScenarioRunner::Totals& t = run.GetTotals();
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
     const uint64_t hosts = static_cast<uint64_t>(k) * k * k / 4;
     const std::string name = "fat-tree-k" + std::to_string(k) + "-" + std::to_string(hosts) +
                              "hosts-permutation-" + bytes + (monitor ? "+monitor-" + bin : "");
-    std::printf(
-        "{\"bench\": \"%s\", \"completed\": %s, \"wall_s\": %.3f, \"sim_s\": %.6f, "
-        "\"events\": %llu, \"events_per_s\": %.0f, \"packet_hops\": %llu, "
-        "\"packet_hops_per_s\": %.0f, \"wall_s_per_sim_ms\": %.4f, \"peak_rss_mb\": %.1f}\n",
-        name.c_str(),
-        t.flowsCompleted == hosts ? "true" : "false",
-        t.simWallS,
-        t.simTimeS,
-        static_cast<unsigned long long>(t.events),
-        t.events / t.simWallS,
-        static_cast<unsigned long long>(t.packetHops),
-        t.packetHops / t.simWallS,
-        t.simWallS / (t.simTimeS * 1e3),
-        ru.ru_maxrss / 1024.0);
+    const double rate = t.events / t.simWallS;
+    std::printf("{\"bench\": \"%s\", \"completed\": %s, \"hosts\": %llu, \"setup_s\": %.3f, "
+                "\"wall_s\": %.3f, \"sim_s\": %.6f, \"events\": %llu, \"events_per_s\": %.0f, "
+                "\"packet_hops\": %llu, \"packet_hops_per_s\": %.0f, \"wall_s_per_sim_ms\": %.4f, "
+                "\"peak_rss_mb\": %.1f}\n",
+                name.c_str(),
+                t.flowsCompleted == hosts ? "true" : "false",
+                static_cast<unsigned long long>(hosts),
+                t.setupWallS,
+                t.simWallS,
+                t.simTimeS,
+                static_cast<unsigned long long>(t.events),
+                rate,
+                static_cast<unsigned long long>(t.packetHops),
+                t.packetHops / t.simWallS,
+                t.simWallS / (t.simTimeS * 1e3),
+                PeakRssMb());
     std::fflush(stdout);
-    Simulator::Destroy();
+    if (rateFd >= 0 && write(rateFd, &rate, sizeof(rate)) != sizeof(rate))
+    {
+        return 1;
+    }
     return t.flowsCompleted == hosts ? 0 : 1;
+}
+
+/**
+ * Builds a large leaf-spine with routes and one 1 KB flow; reports set-up
+ * cost. Switch buffers of 128 MB: a spine of 1,000 ports reserves 32.8 MB
+ * and needs 37.6 MB of PFC headroom, more than the default 16 MB.
+ */
+int
+RunSetup(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf)
+{
+    const std::string text = R"({"name": "bench",
+        "topology": {"type": "leaf-spine", "leaves": )" +
+                             std::to_string(leaves) + R"(, "spines": )" + std::to_string(spines) +
+                             R"(, "hosts_per_leaf": )" + std::to_string(hostsPerLeaf) + R"(},
+        "switch": {"buffer": "128MB"},
+        "routing": {"mode": "ecmp", "hash": "crc32", "seed": 1},
+        "workload": {"type": "flows", "flows": [{"src": 0, "dst": 1, "bytes": 1000}]},
+        "stop": "1ms"})";
+    ScenarioRunner run(ParseScenarioText(text, {}, "bench-fabric-scale"));
+    run.Build();
+    run.Run();
+    const ScenarioRunner::Totals& t = run.GetTotals();
+    const uint64_t hosts = static_cast<uint64_t>(leaves) * hostsPerLeaf;
+    std::printf("{\"bench\": \"leaf-spine-%ux%u-%llu-hosts-setup\", \"completed\": %s, "
+                "\"hosts\": %llu, \"switches\": %u, \"setup_s\": %.3f, \"peak_rss_mb\": %.1f}\n",
+                leaves,
+                hostsPerLeaf,
+                static_cast<unsigned long long>(hosts),
+                t.flowsCompleted == 1 ? "true" : "false",
+                static_cast<unsigned long long>(hosts),
+                leaves + spines,
+                t.setupWallS,
+                PeakRssMb());
+    std::fflush(stdout);
+    return t.flowsCompleted == 1 ? 0 : 1;
+}
+
+/// Runs \p k's unmonitored case in a child process; \return its events/s, or -1.
+double
+ForkCase(uint32_t k, const std::string& bytes)
+{
+    int fds[2];
+    if (pipe(fds) != 0)
+    {
+        return -1;
+    }
+    const pid_t pid = fork();
+    if (pid == 0)
+    {
+        close(fds[0]);
+        _exit(RunCase(k, bytes, "100us", false, fds[1]));
+    }
+    close(fds[1]);
+    double rate = -1;
+    if (pid < 0 || read(fds[0], &rate, sizeof(rate)) != sizeof(rate))
+    {
+        rate = -1;
+    }
+    close(fds[0]);
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+    {
+        return -1;
+    }
+    return rate;
 }
 } // namespace
 
@@ -76,39 +168,49 @@ int
 main(int argc, char** argv)
 {
     uint32_t k = 16;
-    std::string bytes = "4MB";
+    std::string bytes;
     std::string bin = "100us";
     std::string which;
+    uint32_t leaves = 1000;
+    uint32_t spines = 100;
+    uint32_t hostsPerLeaf = 100;
     CommandLine cmd(__FILE__);
-    cmd.AddValue("k", "fat-tree radix (k^3/4 hosts)", k);
-    cmd.AddValue("bytes", "bytes per host (permutation)", bytes);
+    cmd.AddValue("k", "fat-tree radix (k^3/4 hosts), --case=off|on", k);
+    cmd.AddValue("bytes", "bytes per host (permutation); default 4MB for --case=off|on", bytes);
     cmd.AddValue("bin", "monitor bin width", bin);
-    cmd.AddValue("case", "off or on (default: both, each in its own process)", which);
+    cmd.AddValue("case", "off, on or setup (default: the sweep)", which);
+    cmd.AddValue("scheduler", "the scenario's scheduler (quad-heap, map, ...)", g_scheduler);
+    cmd.AddValue("leaves", "leaves of the --case=setup leaf-spine", leaves);
+    cmd.AddValue("spines", "spines of the --case=setup leaf-spine", spines);
+    cmd.AddValue("hosts-per-leaf", "hosts per leaf of the --case=setup leaf-spine", hostsPerLeaf);
     cmd.Parse(argc, argv);
     if (which == "off" || which == "on")
     {
-        return RunCase(k, bytes, bin, which == "on");
+        return RunCase(k, bytes.empty() ? "4MB" : bytes, bin, which == "on", -1);
+    }
+    if (which == "setup")
+    {
+        return RunSetup(leaves, spines, hostsPerLeaf);
     }
     if (!which.empty())
     {
         std::fprintf(stderr,
-                     "bench-fabric-scale: --case: expected off or on, got '%s'\n",
+                     "bench-fabric-scale: --case: expected off, on or setup, got '%s'\n",
                      which.c_str());
         return 2;
     }
-    int status = 0;
-    for (bool monitor : {false, true})
+    // Bytes per host so that every case simulates 1.3 to 1.5 M events.
+    const std::pair<uint32_t, const char*> sweep[] = {{4, "16MB"},
+                                                      {8, "2MB"},
+                                                      {12, "512KB"},
+                                                      {16, "256KB"}};
+    std::vector<double> rates; // events/s, -1 for a failed case
+    for (const auto& [radix, size] : sweep)
     {
-        const pid_t pid = fork();
-        if (pid == 0)
-        {
-            _exit(RunCase(k, bytes, bin, monitor));
-        }
-        int st = 0;
-        if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
-        {
-            status = 1;
-        }
+        rates.push_back(ForkCase(radix, bytes.empty() ? size : bytes));
     }
-    return status;
+    const bool ok = std::all_of(rates.begin(), rates.end(), [](double r) { return r > 0; });
+    std::printf("{\"bench\": \"fat-tree-events-per-s-ratio-1024-to-16-hosts\", \"ratio\": %.3f}\n",
+                ok ? rates.back() / rates.front() : 0.0);
+    return ok ? 0 : 1;
 }

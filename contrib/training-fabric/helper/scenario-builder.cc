@@ -18,6 +18,7 @@
 #include "ns3/fabric-net-device.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/mac48-address.h"
+#include "ns3/object-factory.h"
 #include "ns3/path-monitor-helper.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rdma-nic.h"
@@ -42,6 +43,14 @@ ScenarioRunner::Build()
     RngSeedManager::SetSeed(m_cfg.seed);
     RngSeedManager::SetRun(1);
     Mac48Address::ResetAllocationIndex();
+    for (const auto& [name, typeId] : kSchedulers)
+    {
+        if (name == m_cfg.scheduler)
+        {
+            ObjectFactory scheduler(typeId);
+            Simulator::SetScheduler(scheduler);
+        }
+    }
 
     // The topology's registered member sets up its helper (shape and links).
     Phase("building the fabric (" + m_cfg.topology.type + ", " +

@@ -22,6 +22,16 @@ namespace ns3
 
 using json = nlohmann::json;
 
+// quad-heap first: the default, measured fastest on fat-trees of 16 to 1,024
+// hosts (bench-fabric-scale); the others are ns-3's own.
+const std::vector<std::pair<std::string, std::string>> kSchedulers = {
+    {"quad-heap", "ns3::QuadHeapScheduler"},
+    {"map", "ns3::MapScheduler"},
+    {"heap", "ns3::HeapScheduler"},
+    {"calendar", "ns3::CalendarScheduler"},
+    {"priority-queue", "ns3::PriorityQueueScheduler"},
+};
+
 uint32_t
 TopologyConfig::HostCount() const
 {
@@ -65,6 +75,7 @@ ParseScenarioText(const std::string& jsonText,
                  "stall_timeout",
                  "fixed_length",
                  "pcap",
+                 "scheduler",
                  "topology",
                  "switch",
                  "nic",
@@ -109,6 +120,14 @@ ParseScenarioText(const std::string& jsonText,
     cfg.stallTimeout = root.TimeVal("stall_timeout", MilliSeconds(10));
     cfg.fixedLength = root.Bool("fixed_length", false);
     cfg.pcap = root.Bool("pcap", false);
+    {
+        std::vector<std::string> names;
+        for (const auto& [name, typeId] : kSchedulers)
+        {
+            names.push_back(name);
+        }
+        cfg.scheduler = root.Str("scheduler", kSchedulers.front().first, names);
+    }
 
     // topology: its type's registered member reads the rest
     {
@@ -484,6 +503,7 @@ ScenarioToJson(const ScenarioConfig& c)
     j["stall_timeout"] = time(c.stallTimeout);
     j["fixed_length"] = c.fixedLength;
     j["pcap"] = c.pcap;
+    j["scheduler"] = c.scheduler;
     nlohmann::ordered_json topo;
     topo["type"] = c.topology.type;
     c.topology->Write(topo);

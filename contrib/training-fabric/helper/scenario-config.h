@@ -34,6 +34,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -217,6 +218,11 @@ struct ScenarioConfig
     /// `fixed_length`: the run is meant to last until stop; work unfinished then is no failure.
     bool fixedLength{false};
     bool pcap{false};
+    /**
+     * `scheduler`: ns-3's pending-event set, by name (kSchedulers; results
+     * are the same with each, only the speed differs). "quad-heap".
+     */
+    std::string scheduler{"quad-heap"};
     TopologyConfig topology;
     SwitchConfig sw;
     NicConfig nic;
@@ -233,6 +239,9 @@ struct ScenarioConfig
     MonitorConfig monitor;
     std::string sourcePath; //!< file the scenario came from
 };
+
+/// The values of `scheduler` and the ns-3 Scheduler TypeId each names.
+extern const std::vector<std::pair<std::string, std::string>> kSchedulers;
 
 /**
  * Read a scenario file, apply `--set key.path=value` overrides, validate.

@@ -150,18 +150,39 @@ FabricSwitch::Configure()
 void
 FabricSwitch::SetRoute(uint32_t dstHost, const std::vector<uint16_t>& ports)
 {
-    if (m_fib.size() <= dstHost)
+    SetRouteGroup(dstHost, AddRouteGroup(ports));
+}
+
+uint32_t
+FabricSwitch::AddRouteGroup(const std::vector<uint16_t>& ports)
+{
+    if (ports.empty())
     {
-        m_fib.resize(dstHost + 1);
+        return 0;
     }
-    m_fib[dstHost] = ports;
+    auto [it, added] = m_groupIndex.emplace(ports, static_cast<uint32_t>(m_groups.size()));
+    if (added)
+    {
+        m_groups.push_back(ports);
+    }
+    return it->second;
+}
+
+void
+FabricSwitch::SetRouteGroup(uint32_t dstHost, uint32_t group)
+{
+    NS_ASSERT(group < m_groups.size());
+    if (m_groupOf.size() <= dstHost)
+    {
+        m_groupOf.resize(dstHost + 1, 0);
+    }
+    m_groupOf[dstHost] = group;
 }
 
 const std::vector<uint16_t>&
 FabricSwitch::GetRoute(uint32_t dstHost) const
 {
-    static const std::vector<uint16_t> empty;
-    return dstHost < m_fib.size() ? m_fib[dstHost] : empty;
+    return m_groups[dstHost < m_groupOf.size() ? m_groupOf[dstHost] : 0];
 }
 
 void
@@ -228,12 +249,12 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
         return;
     }
     const uint32_t dstHost = fabric::HostIdFromIp(info.dstIp);
-    if (dstHost >= m_fib.size() || m_fib[dstHost].empty())
+    const std::vector<uint16_t>& nh = GetRoute(dstHost);
+    if (nh.empty())
     {
         Drop(p, inPort, DROP_NO_ROUTE);
         return;
     }
-    const std::vector<uint16_t>& nh = m_fib[dstHost];
     const uint16_t out = nh.size() == 1 ? nh[0]
                                         : m_routing->SelectEgress(info,
                                                                   fabric::HostIdFromIp(info.srcIp),

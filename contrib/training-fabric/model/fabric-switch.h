@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,15 @@ class FabricSwitch : public Object
 
     /// Set the next hops toward host \p dstHost (egress port indices).
     void SetRoute(uint32_t dstHost, const std::vector<uint16_t>& ports);
+    /**
+     * \return the index of the next-hop group \p ports in this switch's
+     * table, added if new. Destinations share groups (from a spine, every
+     * host behind one leaf; from a leaf, every remote host), so the table
+     * holds a few groups of ports and one index per destination host.
+     */
+    uint32_t AddRouteGroup(const std::vector<uint16_t>& ports);
+    /// Route toward \p dstHost through \p group (from AddRouteGroup).
+    void SetRouteGroup(uint32_t dstHost, uint32_t group);
     /// \return the next hops toward \p dstHost
     const std::vector<uint16_t>& GetRoute(uint32_t dstHost) const;
     /// Set the routing policy.
@@ -113,7 +123,9 @@ class FabricSwitch : public Object
 
     std::string m_name;
     std::vector<Ptr<FabricNetDevice>> m_ports;
-    std::vector<std::vector<uint16_t>> m_fib; //!< per destination host
+    std::vector<std::vector<uint16_t>> m_groups{1};         //!< distinct next-hop sets; 0: none
+    std::map<std::vector<uint16_t>, uint32_t> m_groupIndex; //!< index in m_groups of each set
+    std::vector<uint32_t> m_groupOf; //!< per destination host: its m_groups index
     Ptr<FabricRouting> m_routing;
     Ptr<SharedBufferMmu> m_mmu;
     Ptr<UniformRandomVariable> m_uniform;

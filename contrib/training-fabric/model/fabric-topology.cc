@@ -220,17 +220,32 @@ FabricTopology::Finalize()
         }
     }
     // All shortest paths: breadth-first search over switches from each
-    // destination host's switch; a port is a next hop toward host h when its
-    // peer switch is one hop closer to h.
+    // switch that hosts attach to; a port is a next hop toward a host when
+    // its peer switch is one hop closer to the host's switch. Every host
+    // behind one switch has the same distances and, from any other switch,
+    // the same next hops: one search and one next-hop group per such switch
+    // (hosts in the order of their indices, so the first host that some
+    // switch cannot reach is the one named).
     const uint32_t nSw = static_cast<uint32_t>(m_switches.size());
-    m_dist.assign(m_hosts.size(), std::vector<uint32_t>());
+    std::vector<std::vector<uint32_t>> hostsAt(nSw);
     for (uint32_t h = 0; h < m_hosts.size(); ++h)
     {
-        std::vector<uint32_t>& dist = m_dist[h];
+        hostsAt[m_hosts[h].at.index].push_back(h);
+    }
+    m_dist.assign(nSw, std::vector<uint32_t>());
+    std::vector<uint16_t> next;
+    for (uint32_t h = 0; h < m_hosts.size(); ++h)
+    {
+        const uint32_t t = m_hosts[h].at.index;
+        if (hostsAt[t].front() != h)
+        {
+            continue; // t's routes are set, by its first host
+        }
+        std::vector<uint32_t>& dist = m_dist[t];
         dist.assign(nSw, kUnreached);
         std::deque<uint32_t> frontier;
-        dist[m_hosts[h].at.index] = 0;
-        frontier.push_back(m_hosts[h].at.index);
+        dist[t] = 0;
+        frontier.push_back(t);
         while (!frontier.empty())
         {
             uint32_t s = frontier.front();
@@ -253,25 +268,31 @@ FabricTopology::Finalize()
                 throw std::invalid_argument("switch " + m_switches[s].sw->GetName() +
                                             " cannot reach host " + std::to_string(h));
             }
-            std::vector<uint16_t> next;
-            if (s == m_hosts[h].at.index)
+            Ptr<FabricSwitch> sw = m_switches[s].sw;
+            if (s == t)
             {
-                next.push_back(static_cast<uint16_t>(m_hosts[h].at.port));
-            }
-            else
-            {
-                for (uint32_t port = 0; port < m_switches[s].portLink.size(); ++port)
+                for (uint32_t host : hostsAt[t])
                 {
-                    const Link& l = m_links[m_switches[s].portLink[port]];
-                    const Endpoint& peer =
-                        (!l.a.isHost && l.a.index == s && l.a.port == port) ? l.b : l.a;
-                    if (!peer.isHost && dist[peer.index] + 1 == dist[s])
-                    {
-                        next.push_back(static_cast<uint16_t>(port));
-                    }
+                    sw->SetRoute(host, {static_cast<uint16_t>(m_hosts[host].at.port)});
+                }
+                continue;
+            }
+            next.clear();
+            for (uint32_t port = 0; port < m_switches[s].portLink.size(); ++port)
+            {
+                const Link& l = m_links[m_switches[s].portLink[port]];
+                const Endpoint& peer =
+                    (!l.a.isHost && l.a.index == s && l.a.port == port) ? l.b : l.a;
+                if (!peer.isHost && dist[peer.index] + 1 == dist[s])
+                {
+                    next.push_back(static_cast<uint16_t>(port));
                 }
             }
-            m_switches[s].sw->SetRoute(h, next);
+            const uint32_t group = sw->AddRouteGroup(next);
+            for (uint32_t host : hostsAt[t])
+            {
+                sw->SetRouteGroup(host, group);
+            }
         }
     }
     m_finalized = true;
@@ -397,7 +418,7 @@ FabricTopology::GetHopCount(uint32_t src, uint32_t dst) const
     {
         return 0;
     }
-    return m_dist.at(dst).at(m_hosts.at(src).at.index) + 1;
+    return m_dist.at(m_hosts.at(dst).at.index).at(m_hosts.at(src).at.index) + 1;
 }
 
 std::vector<std::vector<FabricTopology::Hop>>

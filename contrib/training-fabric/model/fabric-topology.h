@@ -231,7 +231,8 @@ class FabricTopology : public Object
     std::vector<HostEntry> m_hosts;
     std::vector<SwitchEntry> m_switches;
     std::vector<Link> m_links;
-    std::vector<std::vector<uint32_t>> m_dist; //!< [dstHost][switch] hop distance
+    /// [switch t][switch s]: hops from s to t, for the switches hosts attach to
+    std::vector<std::vector<uint32_t>> m_dist;
     bool m_finalized{false};
 };
 
