@@ -301,7 +301,7 @@ RdmaQueuePair::SendNext()
     const uint64_t psn = resend ? m_rtx.front() : m_sndNxt;
     if (resend)
     {
-        m_rtx.pop_front();
+        m_rtx.erase(m_rtx.begin());
     }
     else
     {
@@ -470,10 +470,8 @@ RdmaQueuePair::ReceiveAck(uint32_t psn,
             m_sndNxt = newUna;
         }
         m_lastProgress = Simulator::Now();
-        while (!m_rtx.empty() && m_rtx.front() < newUna)
-        {
-            m_rtx.pop_front(); // placed by the responder meanwhile
-        }
+        // Holes the responder filled meanwhile need no resend.
+        m_rtx.erase(m_rtx.begin(), std::lower_bound(m_rtx.begin(), m_rtx.end(), newUna));
         while (!m_sendTimes.empty() && m_sendTimes.front().first < newUna)
         {
             if (m_sendTimes.front().first + 1 == newUna)

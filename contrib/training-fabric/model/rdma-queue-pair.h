@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <vector>
 
 namespace ns3
 {
@@ -227,7 +228,9 @@ class RdmaQueuePair : public Object
     std::size_t m_sendIdx{0};  //!< index in m_msgs of the message holding m_sndNxt
     uint64_t m_highestSent{0}; //!< one past the highest PSN ever sent
     std::deque<std::pair<uint64_t, Time>> m_sendTimes; //!< first-transmission times, for RTT
-    std::deque<uint64_t> m_rtx; //!< selective repeat: PSNs to resend before m_sndNxt
+    /// Selective repeat: PSNs to resend before m_sndNxt, ascending (a vector:
+    /// no allocation for QPs that never resend, unlike a deque)
+    std::vector<uint64_t> m_rtx;
 
     Time m_baseRtt;
     TracedValue<DataRate> m_rate;
