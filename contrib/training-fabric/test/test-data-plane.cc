@@ -368,7 +368,32 @@ struct LossyRelay
     std::function<bool(const RoceFrameInfo&)> drop;
     std::vector<std::pair<Time, uint32_t>> dataSeen; //!< (arrival at relay, PSN) A -> B
     uint32_t dropped{0};
+
+    /// \return the times data packets of PSN \p k reached the relay
+    std::vector<Time> ArrivalsOf(uint32_t k) const
+    {
+        std::vector<Time> seen;
+        for (const auto& [t, psn] : dataSeen)
+        {
+            if (psn == k)
+            {
+                seen.push_back(t);
+            }
+        }
+        return seen;
+    }
 };
+
+/// A LossyRelay::drop that loses the first copy of data PSN \p k only.
+std::function<bool(const RoceFrameInfo&)>
+DropFirstCopyOf(uint32_t k)
+{
+    return [k, first = true](const RoceFrameInfo& info) mutable {
+        const bool hit = first && info.opcode != roce::kOpAcknowledge && info.psn == k;
+        first = first && !hit;
+        return hit;
+    };
+}
 
 /// Hosts A (0) and B (1) on the relay; cables of \p delay at 100 Gb/s.
 std::pair<Ptr<RdmaNic>, Ptr<RdmaNic>>
@@ -426,11 +451,7 @@ TEST(DataPlane, OneLostPacketIsRecoveredByOneNakAndGoBackN)
     //    time of the retransmissions.
     LossyRelay r;
     const uint32_t k = 10;
-    r.drop = [k, first = true](const RoceFrameInfo& info) mutable {
-        const bool hit = first && info.opcode != roce::kOpAcknowledge && info.psn == k;
-        first = first && !hit;
-        return hit;
-    };
+    r.drop = DropFirstCopyOf(k);
     auto [a, b] = MakeRelayPair(r, NanoSeconds(600));
     const uint32_t n = 40;
     const double s = Ps(4096 + kOverhead, 100);
@@ -461,14 +482,7 @@ TEST(DataPlane, OneLostPacketIsRecoveredByOneNakAndGoBackN)
     EXPECT_EQ(a->GetCounters().dataTx, n + retransmits);
     EXPECT_TRUE(qp->IsIdle());
     // The resent PSN k at the relay, and the finish time, to the picosecond.
-    std::vector<Time> kSeen;
-    for (const auto& [t, psn] : r.dataSeen)
-    {
-        if (psn == k)
-        {
-            kSeen.push_back(t);
-        }
-    }
+    const std::vector<Time> kSeen = r.ArrivalsOf(k);
     ASSERT_EQ(kSeen.size(), 2u);
     EXPECT_EQ(kSeen[1].GetPicoSeconds(), static_cast<int64_t>(t0 + (m + 1) * s + d));
     EXPECT_EQ((done - PicoSeconds(t0)).GetPicoSeconds(),
@@ -493,11 +507,7 @@ TEST(DataPlane, OutOfOrderNicResendsOnlyTheLostPacket)
     //    time more than without loss (go-back-N: 11 more).
     LossyRelay r;
     const uint32_t k = 10;
-    r.drop = [k, first = true](const RoceFrameInfo& info) mutable {
-        const bool hit = first && info.opcode != roce::kOpAcknowledge && info.psn == k;
-        first = first && !hit;
-        return hit;
-    };
+    r.drop = DropFirstCopyOf(k);
     auto [a, b] = MakeRelayPair(r, NanoSeconds(600));
     a->SetAttribute("OutOfOrder", BooleanValue(true));
     b->SetAttribute("OutOfOrder", BooleanValue(true));
@@ -527,14 +537,7 @@ TEST(DataPlane, OutOfOrderNicResendsOnlyTheLostPacket)
     EXPECT_EQ(b->GetCounters().bytesDelivered, 40u * 4096);
     EXPECT_EQ(a->GetCounters().dataTx, n + 1);
     EXPECT_TRUE(qp->IsIdle());
-    std::vector<Time> kSeen;
-    for (const auto& [t, psn] : r.dataSeen)
-    {
-        if (psn == k)
-        {
-            kSeen.push_back(t);
-        }
-    }
+    const std::vector<Time> kSeen = r.ArrivalsOf(k);
     ASSERT_EQ(kSeen.size(), 2u);
     EXPECT_EQ(kSeen[1].GetPicoSeconds(), static_cast<int64_t>(t0 + (m + 1) * s + d));
     EXPECT_EQ((done - PicoSeconds(t0)).GetPicoSeconds(), static_cast<int64_t>((n + 2) * s + 2 * d));
