@@ -3,6 +3,7 @@
  */
 #include "fabric-routing-helper.h"
 
+#include "ns3/adaptive-routing.h"
 #include "ns3/enum.h"
 #include "ns3/fabric-addressing.h"
 #include "ns3/fabric-switch.h"
@@ -82,6 +83,26 @@ FabricRoutingHelper::InstallEcmp(Ptr<FabricTopology> topo,
     for (uint32_t s = 0; s < topo->GetNSwitches(); ++s)
     {
         topo->GetSwitch(s)->SetRouting(MakeEcmp(hash, seed, s, crcOffsets));
+    }
+}
+
+void
+FabricRoutingHelper::InstallPolicy(Ptr<FabricTopology> topo, ObjectFactory policy, uint32_t seed)
+{
+    TypeId::AttributeInformation info;
+    const bool seeded = policy.GetTypeId().LookupAttributeByName("Seed", &info);
+    for (uint32_t s = 0; s < topo->GetNSwitches(); ++s)
+    {
+        if (seeded)
+        {
+            policy.Set("Seed", UintegerValue(SwitchSeed(seed, s)));
+        }
+        Ptr<FabricRouting> r = policy.Create<FabricRouting>();
+        if (Ptr<AdaptiveRouting> a = DynamicCast<AdaptiveRouting>(r))
+        {
+            a->SetSwitch(topo->GetSwitch(s));
+        }
+        topo->GetSwitch(s)->SetRouting(r);
     }
 }
 

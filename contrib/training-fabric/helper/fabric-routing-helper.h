@@ -7,6 +7,7 @@
 #define FABRIC_ROUTING_HELPER_H
 
 #include "ns3/fabric-routing.h"
+#include "ns3/object-factory.h"
 #include "ns3/ptr.h"
 
 #include <cstdint>
@@ -74,6 +75,14 @@ class FabricRoutingHelper
      * every host pair.
      */
     static void InstallBalancedStatic(Ptr<FabricTopology> topo);
+
+    /**
+     * One policy made by \p policy (FlowletRouting, AdaptiveRouting,
+     * SprayRouting, ... with its attributes set) on every switch. A policy
+     * with a "Seed" attribute gets a per-switch seed derived from \p seed as
+     * InstallEcmp's; an AdaptiveRouting is given its switch's ports.
+     */
+    static void InstallPolicy(Ptr<FabricTopology> topo, ObjectFactory policy, uint32_t seed);
 };
 
 } // namespace ns3

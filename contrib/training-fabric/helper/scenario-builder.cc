@@ -89,6 +89,14 @@ ScenarioRunner::Build()
     ls.SetNicAttribute("Mtu", UintegerValue(nic.mtu));
     ls.SetNicAttribute("AckInterval", UintegerValue(nic.ackInterval));
     ls.SetNicAttribute("RetransmitTimeout", TimeValue(nic.rto));
+    if (nic.outOfOrder)
+    {
+        ls.SetNicAttribute("OutOfOrder", BooleanValue(true));
+        if (nic.oooWindow != 0)
+        {
+            ls.SetNicAttribute("OooWindow", UintegerValue(nic.oooWindow));
+        }
+    }
     TypeId cc;
     if (!FindCongestionControl(nic.cc, &cc))
     {

@@ -279,6 +279,12 @@ ParseScenarioText(const std::string& jsonText,
         nc.ackInterval = static_cast<uint32_t>(n.UInt("ack_interval", 1, 1, 1 << 20));
         nc.rto = n.TimeVal("rto", MilliSeconds(1));
         nc.cnpInterval = n.TimeVal("cnp_interval", MicroSeconds(50));
+        nc.outOfOrder = n.Bool("out_of_order", false);
+        nc.oooWindow = static_cast<uint32_t>(n.UInt("ooo_window", 0, 0, 1 << 16));
+        if (nc.oooWindow != 0 && !nc.outOfOrder)
+        {
+            n.Fail("nic.ooo_window", "needs nic.out_of_order true", json(nc.oooWindow));
+        }
         if (!nc.rto.IsStrictlyPositive())
         {
             n.Fail("nic.rto", "expected a positive time", json(0));
@@ -294,6 +300,7 @@ ParseScenarioText(const std::string& jsonText,
         rc.mode = r.Str("mode", "ecmp", ScenarioRegistry<ScenarioRoutingMode>::Names("ecmp"));
         const auto mode = ScenarioRegistry<ScenarioRoutingMode>::Create(rc.mode);
         mode->Check(cfg, r);
+        mode->Read(r, rc);
         rc.hash = r.Str("hash", "crc32", {"crc32", "crc32-plain", "mix64"});
         rc.seed = static_cast<uint32_t>(r.UInt("seed", 1, 0, UINT32_MAX));
         if (const json* p = r.Find("pins"))
@@ -549,11 +556,20 @@ ScenarioToJson(const ScenarioConfig& c)
     nic["ack_interval"] = c.nic.ackInterval;
     nic["rto"] = time(c.nic.rto);
     nic["cnp_interval"] = time(c.nic.cnpInterval);
+    if (c.nic.outOfOrder) // written only when set: go-back-N scenarios keep their bytes
+    {
+        nic["out_of_order"] = true;
+        if (c.nic.oooWindow != 0)
+        {
+            nic["ooo_window"] = c.nic.oooWindow;
+        }
+    }
     j["nic"] = nic;
     nlohmann::ordered_json r;
     r["mode"] = c.routing.mode;
     r["hash"] = c.routing.hash;
     r["seed"] = c.routing.seed;
+    ScenarioRegistry<ScenarioRoutingMode>::Create(c.routing.mode)->Write(c.routing, r);
     r["pins"] = nlohmann::ordered_json::array();
     for (const auto& p : c.routing.pins)
     {

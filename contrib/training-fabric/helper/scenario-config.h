@@ -93,9 +93,11 @@ struct NicConfig
     std::string cc{"none"}; //!< `cc`: a congestion control's name (CongestionControlNames())
     std::map<std::string, std::string> ccParams; //!< `cc_params`: numbers kept as their JSON text
     uint32_t ackInterval{1};                     //!< `ack_interval`: packets per ACK, >= 1
-    Time rto;         //!< `rto`: 1 ms (close to the IB local ACK timeout 4.096 us x 2^8), > 0
-    Time cnpInterval; //!< `cnp_interval`: 50 us; DCQCN notification point: one CNP per QP per
-                      //!< interval
+    Time rto;               //!< `rto`: 1 ms (close to the IB local ACK timeout 4.096 us x 2^8), > 0
+    Time cnpInterval;       //!< `cnp_interval`: 50 us; DCQCN notification point: one CNP per QP per
+                            //!< interval
+    bool outOfOrder{false}; //!< `out_of_order`: receive bitmap and selective NAKs (IRN-style)
+    uint32_t oooWindow{0};  //!< `ooo_window`: bitmap size in packets (0: the NIC's default)
 };
 
 /// `monitor` section: the FlowTracer-style path monitor.
@@ -129,6 +131,12 @@ struct RoutingConfig
     std::string hash{"crc32"}; //!< crc32 (per-switch hash offsets) | crc32-plain | mix64
     uint32_t seed{1};
     std::vector<StaticPin> pins;
+    // Keys of the flowlet, adaptive and spray modes (read by those modes only)
+    Time flowletTimeout;                        //!< `flowlet_timeout`: 500 us (LetFlow)
+    std::string flowletSelect{"random"};        //!< `flowlet_select`: random | hash
+    std::string adaptiveGranularity{"flowlet"}; //!< `adaptive_granularity`: packet | flowlet
+    bool adaptivePauseAware{true};              //!< `adaptive_pause_aware`
+    std::string spray{"random"};                //!< `spray`: random | round-robin
 };
 
 /// One flow: a message of `bytes` from host src to host dst.

@@ -74,6 +74,16 @@ ScenarioRoutingMode::Check(const ScenarioConfig& cfg, ScenarioSection& r) const
 {
 }
 
+void
+ScenarioRoutingMode::Read(ScenarioSection& r, RoutingConfig& rc) const
+{
+}
+
+void
+ScenarioRoutingMode::Write(const RoutingConfig& rc, nlohmann::ordered_json& r) const
+{
+}
+
 bool
 ScenarioRoutingMode::TakesPins() const
 {

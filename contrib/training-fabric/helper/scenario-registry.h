@@ -140,6 +140,10 @@ class ScenarioRoutingMode
 
     /// Check the mode fits \p cfg (its topology); errors via \p r.Fail.
     virtual void Check(const ScenarioConfig& cfg, ScenarioSection& r) const;
+    /// Read this mode's own `routing` keys into \p rc (default: none).
+    virtual void Read(ScenarioSection& r, RoutingConfig& rc) const;
+    /// Write this mode's own keys back, as scenario.json holds them (default: none).
+    virtual void Write(const RoutingConfig& rc, nlohmann::ordered_json& r) const;
     /// \return whether `routing.pins` apply to this mode
     virtual bool TakesPins() const;
     /// Install on \p topo; throws std::invalid_argument on an impossible pin.

@@ -104,6 +104,10 @@ ScenarioRunner::SummaryJson() const
     j["data_packets"] = t.dataPackets;
     j["retransmitted_packets"] = t.retransmits;
     j["timeouts"] = t.timeouts;
+    if (m_cfg.nic.outOfOrder) // only then: go-back-N summaries keep their bytes
+    {
+        j["out_of_order_packets"] = t.outOfOrder;
+    }
     nlohmann::ordered_json drops;
     uint64_t total = 0;
     for (int k = 0; k < FabricSwitch::DROP_REASON_COUNT; ++k)

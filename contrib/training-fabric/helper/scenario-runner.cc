@@ -355,6 +355,7 @@ ScenarioRunner::Collect()
     {
         const RdmaNic::Counters& c = m_topo->GetNic(h)->GetCounters();
         t.bytesDelivered += c.bytesDelivered;
+        t.outOfOrder += c.outOfOrder;
         t.dataPackets += c.dataTx;
         m_cnpSent += c.cnpTx;
     }

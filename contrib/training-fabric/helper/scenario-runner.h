@@ -121,6 +121,7 @@ class ScenarioRunner
         uint64_t dataPackets{0};    //!< data packets sent by NICs (retransmissions included)
         uint64_t retransmits{0};
         uint64_t timeouts{0};
+        uint64_t outOfOrder{0};        //!< data packets that arrived beyond the expected PSN
         uint64_t drops[4]{0, 0, 0, 0}; //!< by FabricSwitch::DropReason
         uint64_t pfcPauseFrames{0};    //!< PFC frames with a non-zero timer (switches and NICs)
         uint64_t pfcResumeFrames{0};   //!< PFC frames with timer 0

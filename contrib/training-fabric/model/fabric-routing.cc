@@ -19,27 +19,18 @@ NS_OBJECT_ENSURE_REGISTERED(EcmpRouting);
 NS_OBJECT_ENSURE_REGISTERED(StaticRouting);
 NS_OBJECT_ENSURE_REGISTERED(RailAffinityRouting);
 
-namespace
-{
-inline FiveTuple
-TupleOf(const RoceFrameInfo& info)
-{
-    FiveTuple t;
-    t.srcIp = info.srcIp;
-    t.dstIp = info.dstIp;
-    t.srcPort = info.srcPort;
-    t.dstPort = info.dstPort;
-    t.protocol = info.ipProto;
-    return t;
-}
-} // namespace
-
 TypeId
 FabricRouting::GetTypeId()
 {
     static TypeId tid =
         TypeId("ns3::FabricRouting").SetParent<Object>().SetGroupName("TrainingFabric");
     return tid;
+}
+
+int64_t
+FabricRouting::AssignStreams(int64_t stream)
+{
+    return 0;
 }
 
 TypeId
@@ -95,7 +86,7 @@ EcmpRouting::SelectEgress(const RoceFrameInfo& info,
                           const uint16_t* candidates,
                           uint32_t n)
 {
-    return candidates[Hash(TupleOf(info)) % n];
+    return candidates[Hash(FiveTupleOf(info)) % n];
 }
 
 TypeId
@@ -173,7 +164,7 @@ StaticRouting::SelectEgress(const RoceFrameInfo& info,
     };
     if (!m_flowPins.empty())
     {
-        auto it = m_flowPins.find(TupleOf(info));
+        auto it = m_flowPins.find(FiveTupleOf(info));
         if (it != m_flowPins.end() && valid(it->second))
         {
             return it->second;

@@ -7,6 +7,7 @@
 #define FABRIC_ROUTING_H
 
 #include "fabric-hash.h"
+#include "roce-header.h"
 
 #include "ns3/object.h"
 
@@ -16,7 +17,18 @@
 namespace ns3
 {
 
-struct RoceFrameInfo;
+/// \return the 5-tuple of a parsed frame (what ECMP and the flowlet tables hash)
+inline FiveTuple
+FiveTupleOf(const RoceFrameInfo& info)
+{
+    FiveTuple t;
+    t.srcIp = info.srcIp;
+    t.dstIp = info.dstIp;
+    t.srcPort = info.srcPort;
+    t.dstPort = info.dstPort;
+    t.protocol = info.ipProto;
+    return t;
+}
 
 /**
  * \ingroup training-fabric
@@ -25,8 +37,9 @@ struct RoceFrameInfo;
  *
  * Forwarding tables (all shortest-path next hops per destination host) are
  * computed from the topology and live in the switch; a policy only chooses
- * among them. ECMP and static pinning exist today; flowlet switching, packet
- * spraying or adaptive routing are further subclasses of this interface.
+ * among them. ECMP and static pinning live here; flowlet switching
+ * (FlowletRouting), adaptive routing (AdaptiveRouting) and packet spraying
+ * (SprayRouting) have their own files.
  */
 class FabricRouting : public Object
 {
@@ -47,6 +60,13 @@ class FabricRouting : public Object
                                   uint32_t dstHost,
                                   const uint16_t* candidates,
                                   uint32_t n) = 0;
+
+    /**
+     * Fix the random streams of a policy that draws random numbers
+     * (deterministic runs). Called by FabricSwitch::AssignStreams.
+     * \return the number of streams used (default: none)
+     */
+    virtual int64_t AssignStreams(int64_t stream);
 };
 
 /**

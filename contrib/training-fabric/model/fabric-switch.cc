@@ -207,7 +207,7 @@ int64_t
 FabricSwitch::AssignStreams(int64_t stream)
 {
     m_uniform->SetStream(stream);
-    return 1;
+    return 1 + m_routing->AssignStreams(stream + 1);
 }
 
 const FabricSwitch::Counters&

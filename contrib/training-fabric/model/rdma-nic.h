@@ -45,6 +45,16 @@ class RdmaQueuePair;
  * one NAK (PSN sequence error) per gap; the requester goes back to the NAKed
  * PSN. A duplicate is re-acknowledged. A retransmission timer recovers from
  * losses that no later packet reveals (e.g. the tail of a message).
+ *
+ * With OutOfOrder (IRN-style, Mittal et al., SIGCOMM 2018) the responder
+ * places a packet up to OooWindow - 1 PSNs beyond the expected one (direct
+ * data placement, a receive bitmap per QP), counts its bytes once, and when
+ * the hole fills acknowledges cumulatively past everything placed. A hole
+ * is NAKed once, when a packet OooNakThreshold or more PSNs beyond it
+ * arrives (reordering shallower than that is waited for); the requester
+ * resends just that PSN and never sends beyond its unacknowledged PSN plus
+ * the window (IRN's BDP-FC). Both ends of a QP must agree (the requester
+ * NIC's setting decides the requester's behaviour, the responder's its).
  */
 class RdmaNic : public Object
 {
@@ -106,10 +116,11 @@ class RdmaNic : public Object
         uint64_t naksTx{0};         //!< NAKs sent
         uint64_t acksRx{0};         //!< ACKs received
         uint64_t naksRx{0};         //!< NAKs received
-        uint64_t outOfOrder{0};     //!< data packets beyond the expected PSN (discarded)
+        uint64_t outOfOrder{0};     //!< data packets beyond the expected PSN (discarded by
+                                    //!< go-back-N, placed by an OutOfOrder NIC)
         uint64_t duplicates{0};     //!< data packets already received (discarded)
         uint64_t ceRx{0};           //!< data packets received with CE
-        uint64_t bytesDelivered{0}; //!< in-order payload bytes accepted
+        uint64_t bytesDelivered{0}; //!< payload bytes accepted (in order or placed), each once
         uint64_t unknownQp{0};      //!< packets for a QP number that does not exist
         uint64_t cnpTx{0};          //!< CNPs sent (notification point)
         uint64_t cnpRx{0};          //!< CNPs received (reaction point)
@@ -129,6 +140,11 @@ class RdmaNic : public Object
     void ReceiveData(const RoceFrameInfo& info, const Packet& p);
     void ReceiveAck(const RoceFrameInfo& info, const Packet& p);
     void SendAck(uint32_t rqpn, uint32_t psn, bool nak);
+    /// OutOfOrder: place a packet \p diff PSNs beyond the expected one.
+    void Place(uint32_t rqpn, const RoceFrameInfo& info, uint32_t diff);
+
+    /// RecvQp::placed: the slot's packet ends a message.
+    static constexpr uint32_t kPlacedEnd = 1U << 31;
 
     /// Responder state of one QP.
     struct RecvQp
@@ -146,6 +162,12 @@ class RdmaNic : public Object
         uint8_t intBlock[roce::kIntShimBytes + roce::kIntMaxHops * roce::kIntRecordBytes];
         uint32_t intBytes{0};         //!< INT of the last data packet, echoed in the next ACK
         Ptr<RdmaQueuePair> requester; //!< for the receive-completion callback only
+        uint64_t inOrder{0};          //!< packets received in order (64-bit expected PSN)
+        /// OutOfOrder: slot (inOrder + d) % OooWindow holds the payload bytes of
+        /// the packet d PSNs beyond the expected one, | kPlacedEnd if it ends a
+        /// message; 0 when empty. Allocated at the first out-of-order packet.
+        std::vector<uint32_t> placed;
+        uint32_t nPlaced{0}; //!< nonzero slots
     };
 
     Ptr<FabricNetDevice> m_dev;
@@ -161,6 +183,11 @@ class RdmaNic : public Object
     bool m_ecnCapable;
     bool m_cnpEnabled;
     Time m_cnpInterval;
+    bool m_outOfOrder;
+    uint32_t m_oooWindow;
+    uint32_t m_oooNakThreshold;
+    /// Messages completed by one arrival (reused; at most one without OutOfOrder).
+    std::vector<std::pair<uint64_t, uint64_t>> m_completed;
 
     std::vector<Ptr<RdmaQueuePair>> m_sendQps; //!< by local QPN
     std::vector<RecvQp> m_recvQps;             //!< by local QPN of the responder half

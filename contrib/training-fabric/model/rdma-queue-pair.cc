@@ -296,13 +296,23 @@ Ptr<Packet>
 RdmaQueuePair::SendNext()
 {
     NS_LOG_FUNCTION(this << m_sndNxt);
-    const uint64_t psn = m_sndNxt;
-    while (m_sendIdx < m_msgs.size() && psn >= m_msgs[m_sendIdx].endPsn)
+    // A selective resend first (its PSN is below m_sndNxt), else the next PSN.
+    const bool resend = !m_rtx.empty();
+    const uint64_t psn = resend ? m_rtx.front() : m_sndNxt;
+    if (resend)
     {
-        m_sendIdx++;
+        m_rtx.erase(m_rtx.begin());
     }
-    NS_ASSERT(m_sendIdx < m_msgs.size());
-    const Message& m = m_msgs[m_sendIdx];
+    else
+    {
+        while (m_sendIdx < m_msgs.size() && psn >= m_msgs[m_sendIdx].endPsn)
+        {
+            m_sendIdx++;
+        }
+    }
+    const std::size_t idx = resend ? FindMessage(psn) : m_sendIdx;
+    NS_ASSERT(idx < m_msgs.size());
+    const Message& m = m_msgs[idx];
     const uint32_t mtu = m_cfg.mtu;
     const uint64_t offset = (psn - m.firstPsn) * mtu;
     const uint32_t payload = static_cast<uint32_t>(std::min<uint64_t>(mtu, m.bytes - offset));
@@ -347,7 +357,10 @@ RdmaQueuePair::SendNext()
         m_sendTimes.emplace_back(psn, Simulator::Now());
         m_highestSent = psn + 1;
     }
-    m_sndNxt = psn + 1;
+    if (!resend)
+    {
+        m_sndNxt = psn + 1;
+    }
     // Pacing: the next packet of this QP may start one line-time of this
     // packet at the QP's rate later (line bytes, so that rate = line rate
     // means back to back).
@@ -402,9 +415,24 @@ RdmaQueuePair::GoBackN(uint64_t psn)
     NS_LOG_FUNCTION(this << psn);
     m_sndNxt = psn;
     m_sendIdx = FindMessage(psn);
+    m_rtx.clear();
     // Karn: no RTT sample from packets that may be sent twice.
     m_sendTimes.clear();
     m_nextTxPs = NowPs();
+    m_cfg.ready(*this);
+}
+
+void
+RdmaQueuePair::Resend(uint64_t psn)
+{
+    NS_LOG_FUNCTION(this << psn);
+    if (psn >= m_sndNxt || std::find(m_rtx.begin(), m_rtx.end(), psn) != m_rtx.end())
+    {
+        return; // not sent yet (a go-back-N after a timeout), or already queued
+    }
+    m_rtx.push_back(psn);
+    // Karn: no RTT sample from packets that may be sent twice.
+    m_sendTimes.clear();
     m_cfg.ready(*this);
 }
 
@@ -442,6 +470,8 @@ RdmaQueuePair::ReceiveAck(uint32_t psn,
             m_sndNxt = newUna;
         }
         m_lastProgress = Simulator::Now();
+        // Holes the responder filled meanwhile need no resend.
+        m_rtx.erase(m_rtx.begin(), std::lower_bound(m_rtx.begin(), m_rtx.end(), newUna));
         while (!m_sendTimes.empty() && m_sendTimes.front().first < newUna)
         {
             if (m_sendTimes.front().first + 1 == newUna)
@@ -475,12 +505,19 @@ RdmaQueuePair::ReceiveAck(uint32_t psn,
     {
         NS_LOG_LOGIC("qp " << m_cfg.qpn << " NAK: back to psn " << m_sndUna);
         m_cfg.cc->OnNak(*this);
-        GoBackN(m_sndUna);
+        if (m_cfg.oooWindow > 0)
+        {
+            Resend(m_sndUna);
+        }
+        else
+        {
+            GoBackN(m_sndUna);
+        }
     }
     else
     {
         m_cfg.cc->OnAck(*this, ack);
-        if (m_window.Get() > 0)
+        if (m_window.Get() > 0 || m_cfg.oooWindow > 0)
         {
             m_cfg.ready(*this); // the window may have opened
         }

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <vector>
 
 namespace ns3
 {
@@ -33,7 +34,11 @@ class RdmaNic;
  * PSN (64-bit internally, the low 24 bits on the wire), sent no faster than
  * the rate and no further ahead than the window the congestion control sets,
  * and retransmitted go-back-N from the first unacknowledged PSN on a NAK or a
- * timeout. The responder half lives in the remote RdmaNic.
+ * timeout. With an out-of-order responder (Config::oooWindow > 0, IRN-style)
+ * a NAK names one missing PSN, which alone is resent (selective repeat), and
+ * no PSN at or beyond the first unacknowledged one plus the window is sent
+ * (the responder's bitmap could not place it). The responder half lives in
+ * the remote RdmaNic.
  *
  * The QP owns its sequence, go-back-N and retransmission state and drives its
  * congestion control, as ns-3's TcpSocketBase owns its TcpSocketState and
@@ -71,6 +76,7 @@ class RdmaQueuePair : public Object
         bool ecnCapable{true};     //!< data packets are sent as ECT(0)
         RoceFrameBuilder builder;  //!< headers of the data packets
         Ptr<RdmaCongestionOps> cc; //!< this QP's congestion control
+        uint32_t oooWindow{0};     //!< responder's bitmap in packets; 0: go-back-N
         ReadyCallback ready;       //!< see ReadyCallback
         AckedCallback acked;       //!< see AckedCallback
     };
@@ -122,7 +128,7 @@ class RdmaQueuePair : public Object
     uint64_t GetBytesPosted() const;
     /// \return payload bytes acknowledged
     uint64_t GetBytesAcked() const;
-    /// \return packets retransmitted (go-back-N resends)
+    /// \return packets retransmitted (go-back-N or selective resends)
     uint64_t GetRetransmits() const;
     /// \return number of retransmission timeouts
     uint64_t GetTimeouts() const;
@@ -150,14 +156,15 @@ class RdmaQueuePair : public Object
     /// \return true while posted packets remain unsent (from the go-back-N point)
     bool HasDataToSend() const
     {
-        return m_sndNxt < m_postedEndPsn;
+        return m_sndNxt < m_postedEndPsn || !m_rtx.empty();
     }
 
     /// \return true when the window (if any) lets one more packet out
     bool IsWindowOpen() const
     {
         const uint64_t window = m_window.Get();
-        return window == 0 || GetBytesInFlight() < window;
+        return (window == 0 || GetBytesInFlight() < window) &&
+               (m_cfg.oooWindow == 0 || !m_rtx.empty() || m_sndNxt < m_sndUna + m_cfg.oooWindow);
     }
 
     /// \return the earliest time (ps) at which pacing lets the next packet out
@@ -204,6 +211,8 @@ class RdmaQueuePair : public Object
     std::size_t FindMessage(uint64_t psn) const;
     /// Resend from \p psn on (go-back-N).
     void GoBackN(uint64_t psn);
+    /// Out-of-order responder: resend only \p psn (selective repeat).
+    void Resend(uint64_t psn);
     /// Start the retransmission timer unless it runs.
     void ArmRto();
     void RtoExpired();
@@ -219,6 +228,9 @@ class RdmaQueuePair : public Object
     std::size_t m_sendIdx{0};  //!< index in m_msgs of the message holding m_sndNxt
     uint64_t m_highestSent{0}; //!< one past the highest PSN ever sent
     std::deque<std::pair<uint64_t, Time>> m_sendTimes; //!< first-transmission times, for RTT
+    /// Selective repeat: PSNs to resend before m_sndNxt, ascending (a vector:
+    /// no allocation for QPs that never resend, unlike a deque)
+    std::vector<uint64_t> m_rtx;
 
     Time m_baseRtt;
     TracedValue<DataRate> m_rate;

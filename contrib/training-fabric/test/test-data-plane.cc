@@ -368,7 +368,32 @@ struct LossyRelay
     std::function<bool(const RoceFrameInfo&)> drop;
     std::vector<std::pair<Time, uint32_t>> dataSeen; //!< (arrival at relay, PSN) A -> B
     uint32_t dropped{0};
+
+    /// \return the times data packets of PSN \p k reached the relay
+    std::vector<Time> ArrivalsOf(uint32_t k) const
+    {
+        std::vector<Time> seen;
+        for (const auto& [t, psn] : dataSeen)
+        {
+            if (psn == k)
+            {
+                seen.push_back(t);
+            }
+        }
+        return seen;
+    }
 };
+
+/// A LossyRelay::drop that loses the first copy of data PSN \p k only.
+std::function<bool(const RoceFrameInfo&)>
+DropFirstCopyOf(uint32_t k)
+{
+    return [k, first = true](const RoceFrameInfo& info) mutable {
+        const bool hit = first && info.opcode != roce::kOpAcknowledge && info.psn == k;
+        first = first && !hit;
+        return hit;
+    };
+}
 
 /// Hosts A (0) and B (1) on the relay; cables of \p delay at 100 Gb/s.
 std::pair<Ptr<RdmaNic>, Ptr<RdmaNic>>
@@ -426,11 +451,7 @@ TEST(DataPlane, OneLostPacketIsRecoveredByOneNakAndGoBackN)
     //    time of the retransmissions.
     LossyRelay r;
     const uint32_t k = 10;
-    r.drop = [k, first = true](const RoceFrameInfo& info) mutable {
-        const bool hit = first && info.opcode != roce::kOpAcknowledge && info.psn == k;
-        first = first && !hit;
-        return hit;
-    };
+    r.drop = DropFirstCopyOf(k);
     auto [a, b] = MakeRelayPair(r, NanoSeconds(600));
     const uint32_t n = 40;
     const double s = Ps(4096 + kOverhead, 100);
@@ -461,18 +482,65 @@ TEST(DataPlane, OneLostPacketIsRecoveredByOneNakAndGoBackN)
     EXPECT_EQ(a->GetCounters().dataTx, n + retransmits);
     EXPECT_TRUE(qp->IsIdle());
     // The resent PSN k at the relay, and the finish time, to the picosecond.
-    std::vector<Time> kSeen;
-    for (const auto& [t, psn] : r.dataSeen)
-    {
-        if (psn == k)
-        {
-            kSeen.push_back(t);
-        }
-    }
+    const std::vector<Time> kSeen = r.ArrivalsOf(k);
     ASSERT_EQ(kSeen.size(), 2u);
     EXPECT_EQ(kSeen[1].GetPicoSeconds(), static_cast<int64_t>(t0 + (m + 1) * s + d));
     EXPECT_EQ((done - PicoSeconds(t0)).GetPicoSeconds(),
               static_cast<int64_t>((n + 1 + retransmits) * s + 2 * d));
+    Simulator::Destroy();
+}
+
+TEST(DataPlane, OutOfOrderNicResendsOnlyTheLostPacket)
+{
+    // The loss of the go-back-N test above (n = 40 packets, PSN k = 10 lost,
+    // s = 334.24 ns, a = 6.88 ns, d = 600 ns), with OutOfOrder NICs
+    // (OooNakThreshold 3). Packet j reaches B at t0 + (j + 2) s + 2d.
+    //  - k + 1 and k + 2 are placed (1 and 2 PSNs beyond the hole: no NAK);
+    //    k + 3 (3 beyond) reaches B at t0 + (k + 5) s + 2d: one NAK (PSN k).
+    //  - It reaches A at t_nak = t0 + (k + 5) s + 2a + 4d; A has started
+    //    m = k + 13 packets ((2a + 4d) / s = 7.22) and resends PSN k alone
+    //    next, then goes on with m. Retransmissions: 1.
+    //  - B places k + 1 .. m - 1 (the ones ahead of the resend): m - 1 - k =
+    //    12 out of order, none discarded, no duplicate; the resend fills the
+    //    hole and the cumulative ACK jumps past them.
+    //  - A sends n + 1 frames back to back: FCT = (n + 2) s + 2d, one frame
+    //    time more than without loss (go-back-N: 11 more).
+    LossyRelay r;
+    const uint32_t k = 10;
+    r.drop = DropFirstCopyOf(k);
+    auto [a, b] = MakeRelayPair(r, NanoSeconds(600));
+    a->SetAttribute("OutOfOrder", BooleanValue(true));
+    b->SetAttribute("OutOfOrder", BooleanValue(true));
+    const uint32_t n = 40;
+    const double s = Ps(4096 + kOverhead, 100);
+    const double ack = Ps(62 + 24, 100);
+    const double d = 600e3;
+    const double t0 = 1e6;
+    const double tNak = t0 + (k + 5) * s + 2 * ack + 4 * d;
+    const uint32_t m = static_cast<uint32_t>(std::floor((tNak - t0) / s)) + 1;
+    ASSERT_EQ(m, k + 13);
+    Ptr<RdmaQueuePair> qp = RdmaNic::Connect(a, b, 3);
+    Time done;
+    qp->SetRecvCompleteCallback([&done](Ptr<RdmaQueuePair>, uint64_t, uint64_t bytes) {
+        EXPECT_EQ(bytes, 40u * 4096);
+        done = Simulator::Now();
+    });
+    Simulator::Schedule(PicoSeconds(t0), [a, qp]() { a->PostSend(qp, 40 * 4096); });
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    EXPECT_EQ(r.dropped, 1u);
+    EXPECT_EQ(qp->GetRetransmits(), 1u);
+    EXPECT_EQ(qp->GetTimeouts(), 0u);
+    EXPECT_EQ(b->GetCounters().naksTx, 1u);
+    EXPECT_EQ(b->GetCounters().outOfOrder, m - 1 - k);
+    EXPECT_EQ(b->GetCounters().duplicates, 0u);
+    EXPECT_EQ(b->GetCounters().bytesDelivered, 40u * 4096);
+    EXPECT_EQ(a->GetCounters().dataTx, n + 1);
+    EXPECT_TRUE(qp->IsIdle());
+    const std::vector<Time> kSeen = r.ArrivalsOf(k);
+    ASSERT_EQ(kSeen.size(), 2u);
+    EXPECT_EQ(kSeen[1].GetPicoSeconds(), static_cast<int64_t>(t0 + (m + 1) * s + d));
+    EXPECT_EQ((done - PicoSeconds(t0)).GetPicoSeconds(), static_cast<int64_t>((n + 2) * s + 2 * d));
     Simulator::Destroy();
 }
 

@@ -653,6 +653,19 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"set_name_on_array", {"workload.senders.first=1"}, {"expected an array index"}},
         BadCase{"set_index_on_object", {"topology[0]=1"}, {"--set topology[0]: not an array"}},
         BadCase{"set_through_scalar", {"seed.x=1"}, {"--set seed.x: its parent is not an object"}},
+        // the load-balancing modes' keys, and the out-of-order NIC's
+        BadCase{"spray_key_under_ecmp",
+                {"routing.spray=\"random\""},
+                {"routing.spray: unknown key (valid: mode, hash, seed, pins)"}},
+        BadCase{"flowlet_select",
+                {"routing.mode=\"flowlet\"", "routing.flowlet_select=\"x\""},
+                {"routing.flowlet_select: expected one of random, hash"}},
+        BadCase{"flowlet_timeout_zero",
+                {"routing.mode=\"adaptive\"", "routing.flowlet_timeout=\"0us\""},
+                {"routing.flowlet_timeout: expected a positive time"}},
+        BadCase{"ooo_window_without_ooo",
+                {"nic.ooo_window=64"},
+                {"nic.ooo_window: needs nic.out_of_order true"}},
         // control characters in keys do not break the line
         BadCase{"newline_in_key", {"bad\nkey=1"}, {"bad\\nkey: unknown key"}}),
     [](const ::testing::TestParamInfo<BadCase>& info) { return std::string(info.param.name); });
@@ -842,6 +855,25 @@ TEST(ScenarioConfigRoundTrip, ResolvedScenarioReadsBackTheSame)
     EXPECT_TRUE(c.monitor.enabled);
     EXPECT_EQ(LinkDelay(c, "host_link"), NanoSeconds(333));
     ExpectRoundTrip(c);
+}
+
+TEST(ScenarioConfigRoundTrip, LoadBalancingModesKeepTheirKeys)
+{
+    for (const std::string& routing :
+         {R"(routing={"mode": "flowlet", "flowlet_timeout": "50us", "flowlet_select": "hash"})",
+          R"(routing={"mode": "adaptive", "adaptive_granularity": "packet",
+                      "adaptive_pause_aware": false})",
+          R"(routing={"mode": "spray", "spray": "round-robin"})"})
+    {
+        ScenarioConfig c = Incast({routing, "nic.out_of_order=true", "nic.ooo_window=64"});
+        EXPECT_TRUE(c.nic.outOfOrder);
+        EXPECT_EQ(c.nic.oooWindow, 64u);
+        ExpectRoundTrip(c);
+    }
+    const ScenarioConfig f = Incast({R"(routing={"mode": "flowlet"})"});
+    EXPECT_EQ(f.routing.flowletTimeout, MicroSeconds(500)); // LetFlow's default
+    EXPECT_EQ(f.routing.flowletSelect, "random");
+    EXPECT_FALSE(f.nic.outOfOrder);
 }
 
 TEST(ScenarioConfigRoundTrip, GeneratedPatternsKeepTheirType)
