@@ -72,7 +72,8 @@ ParseScenarioText(const std::string& jsonText,
                  "workload",
                  "background",
                  "trace",
-                 "monitor"});
+                 "monitor",
+                 "events"});
     cfg.name = root.Str("name", "scenario", {});
     // The name becomes a directory name (results/<name>/).
     if (cfg.name.empty() || cfg.name.find_first_of("/\\") != std::string::npos || cfg.name == "." ||
@@ -277,6 +278,7 @@ ParseScenarioText(const std::string& jsonText,
         mode->Check(cfg, r);
         rc.hash = r.Str("hash", "crc32", {"crc32", "crc32-plain", "mix64"});
         rc.seed = static_cast<uint32_t>(r.UInt("seed", 1, 0, UINT32_MAX));
+        rc.reconvergence = r.TimeVal("reconvergence", DefaultReconvergence());
         if (const json* p = r.Find("pins"))
         {
             if (!p->is_array())
@@ -458,6 +460,7 @@ ParseScenarioText(const std::string& jsonText,
         cfg.monitor.elephantBytes = m.Size("elephant", 1000000);
         m.Finish();
     }
+    cfg.events = ReadLinkEvents(file, root.Find("events"), cfg.stop);
     root.Finish();
     return cfg;
 }
@@ -534,6 +537,7 @@ ScenarioToJson(const ScenarioConfig& c)
     r["mode"] = c.routing.mode;
     r["hash"] = c.routing.hash;
     r["seed"] = c.routing.seed;
+    r["reconvergence"] = time(c.routing.reconvergence);
     r["pins"] = nlohmann::ordered_json::array();
     for (const auto& p : c.routing.pins)
     {
@@ -579,6 +583,10 @@ ScenarioToJson(const ScenarioConfig& c)
     j["monitor"] = {{"enabled", c.monitor.enabled},
                     {"bin", time(c.monitor.bin)},
                     {"elephant", c.monitor.elephantBytes}};
+    if (!c.events.empty())
+    {
+        j["events"] = LinkEventsToJson(c.events);
+    }
     return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 

@@ -24,6 +24,7 @@
 #include "collective-plan.h"
 #include "execution-trace.h"
 #include "flow-log.h"
+#include "scenario-link-events.h"
 #include "scenario-units.h"
 
 #include "ns3/data-rate.h"
@@ -128,6 +129,8 @@ struct RoutingConfig
     std::string hash{"crc32"}; //!< crc32 (per-switch hash offsets) | crc32-plain | mix64
     uint32_t seed{1};
     std::vector<StaticPin> pins;
+    /// `reconvergence`: link state change to recomputed next hops (LinkEvents' default)
+    Time reconvergence;
 };
 
 /// One flow: a message of `bytes` from host src to host dst.
@@ -231,7 +234,8 @@ struct ScenarioConfig
     WorkloadConfig background{"", {}, {}, {}, {}};
     TraceConfig trace;
     MonitorConfig monitor;
-    std::string sourcePath; //!< file the scenario came from
+    std::vector<LinkEventSpec> events; //!< `events`: link down/up/rate changes, in file order
+    std::string sourcePath;            //!< file the scenario came from
 };
 
 /**
