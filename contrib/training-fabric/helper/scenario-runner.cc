@@ -306,6 +306,15 @@ ScenarioRunner::Run()
     if (m_monitor)
     {
         m_monitor->GetMonitor()->Finish();
+        if (m_linkEvents)
+        {
+            for (const LinkEvents::Record& r : m_linkEvents->GetRecords())
+            {
+                m_monitor->AddTimeMark(r.at,
+                                       std::to_string(r.nodeA) + "-" + std::to_string(r.nodeB) +
+                                           (r.up ? " up " : " down ") + RateToText(r.rate));
+            }
+        }
     }
     m_outcome = AllDone() ? RunOutcome::COMPLETED
                           : (m_stall && m_stall->IsStalled() ? RunOutcome::STALLED
