@@ -85,6 +85,31 @@ WatchLosses(Ptr<FabricTopology> topo, Losses* l)
     }
 }
 
+/// A leaf-spine with one host per leaf, its link events, and the two ends of
+/// the link leaf0-spine0: nodes 2 and 4 (two hosts, then leaf0, leaf1, spine0).
+struct Fabric
+{
+    LeafSpineHelper ls;
+    Ptr<FabricTopology> topo;
+    Ptr<LinkEvents> events;
+    Ptr<FabricNetDevice> leafPort;  //!< leaf0's port toward spine0
+    Ptr<FabricNetDevice> spinePort; //!< spine0's port toward leaf0
+
+    /// 2 leaves x \p spines spines, one host per leaf.
+    explicit Fabric(uint32_t spines)
+    {
+        ls.SetShape(2, spines, 1);
+        topo = ls.Install();
+        events = CreateObject<LinkEvents>();
+        events->SetTopology(topo);
+        const uint32_t leaf0 = ls.GetLeafOf(0);
+        const FabricTopology::Link& l =
+            topo->GetLink(topo->GetSwitchPortLink(leaf0, ls.GetUplinkPort(0)));
+        leafPort = l.a.isHost || l.a.index != leaf0 ? l.devB : l.devA;
+        spinePort = leafPort == l.devA ? l.devB : l.devA;
+    }
+};
+
 /// What a failure run observed.
 struct FailureRun
 {
@@ -122,29 +147,24 @@ FailureRun
 RunFailure(Time down, Time reconv, Time up, bool staticPins)
 {
     FailureRun r;
-    LeafSpineHelper ls;
-    ls.SetShape(2, 2, 1);
-    Ptr<FabricTopology> topo = ls.Install();
+    Fabric f(2);
+    Ptr<FabricTopology> topo = f.topo;
+    Ptr<FabricNetDevice> leafPort = f.leafPort;
+    Ptr<FabricNetDevice> spinePort = f.spinePort;
+    const uint32_t leaf0 = f.ls.GetLeafOf(0);
     if (staticPins)
     {
         // Every frame from host 0 to host 1 pinned through spine 0.
         FabricRoutingHelper::InstallStatic(topo, EcmpRouting::CRC32, 1);
-        FabricRoutingHelper::PinHostPairVia(topo, 0, 1, ls.GetSpineSwitch(0));
+        FabricRoutingHelper::PinHostPairVia(topo, 0, 1, f.ls.GetSpineSwitch(0));
     }
     WatchLosses(topo, &r.losses);
-    Ptr<LinkEvents> events = CreateObject<LinkEvents>();
-    events->SetAttribute("Reconvergence", TimeValue(reconv));
-    events->SetTopology(topo);
-    events->SetLinkDown(2, 4, down);
+    f.events->SetAttribute("Reconvergence", TimeValue(reconv));
+    f.events->SetLinkDown(2, 4, down);
     if (up.IsStrictlyPositive())
     {
-        events->SetLinkUp(4, 2, up);
+        f.events->SetLinkUp(4, 2, up);
     }
-    const uint32_t leaf0 = ls.GetLeafOf(0);
-    const uint32_t link = topo->GetSwitchPortLink(leaf0, ls.GetUplinkPort(0));
-    const FabricTopology::Link& l = topo->GetLink(link);
-    Ptr<FabricNetDevice> leafPort = l.a.isHost || l.a.index != leaf0 ? l.devB : l.devA;
-    Ptr<FabricNetDevice> spinePort = leafPort == l.devA ? l.devB : l.devA;
     // Scheduled after the events: at the same time, they run after them.
     Simulator::Schedule(down, [&]() {
         r.busyAtDown = leafPort->IsBusy();
@@ -295,17 +315,12 @@ TEST(LinkEvents, UpEventRestoresUseOfTheLink)
 // 4178 x 8 / 25e9 = 1336.96 ns apart after.
 TEST(LinkEvents, DegradedLinkSerializesAtTheNewRate)
 {
-    LeafSpineHelper ls;
-    ls.SetShape(2, 1, 1);
-    Ptr<FabricTopology> topo = ls.Install();
-    Ptr<LinkEvents> events = CreateObject<LinkEvents>();
-    events->SetTopology(topo);
+    Fabric f(1);
+    Ptr<FabricTopology> topo = f.topo;
+    Ptr<FabricNetDevice> leafPort = f.leafPort;
+    Ptr<FabricNetDevice> spinePort = f.spinePort;
     const Time at = MicroSeconds(20);
-    events->SetLinkRate(2, 4, at, DataRate("25Gbps"));
-    const FabricTopology::Link& l =
-        topo->GetLink(topo->GetSwitchPortLink(ls.GetLeafOf(0), ls.GetUplinkPort(0)));
-    Ptr<FabricNetDevice> leafPort = l.a.isHost || l.a.index != 0 ? l.devB : l.devA;
-    Ptr<FabricNetDevice> spinePort = leafPort == l.devA ? l.devB : l.devA;
+    f.events->SetLinkRate(2, 4, at, DataRate("25Gbps"));
 
     struct Start
     {
@@ -363,21 +378,15 @@ TEST(LinkEvents, DegradedLinkSerializesAtTheNewRate)
 // the peer can no longer refresh or end it.
 TEST(LinkEvents, PauseReceivedBeforeTheFailureEndsWithTheLink)
 {
-    LeafSpineHelper ls;
-    ls.SetShape(2, 1, 1);
-    Ptr<FabricTopology> topo = ls.Install();
-    Ptr<LinkEvents> events = CreateObject<LinkEvents>();
-    events->SetTopology(topo);
-    events->SetLinkDown(2, 4, MicroSeconds(10));
-    const FabricTopology::Link& l =
-        topo->GetLink(topo->GetSwitchPortLink(ls.GetLeafOf(0), ls.GetUplinkPort(0)));
+    Fabric f(1);
+    f.events->SetLinkDown(2, 4, MicroSeconds(10));
     // The spine pauses class 3 of the leaf's port at t = 0; the PFC frame
     // arrives after 64 + 20 B of line time and 1 us.
-    Simulator::Schedule(Time(0), [&]() { l.devB->SendPfc(3, 65535); });
+    Simulator::Schedule(Time(0), [&]() { f.spinePort->SendPfc(3, 65535); });
     bool pausedBefore = false;
     bool pausedAfter = true;
-    Simulator::Schedule(MicroSeconds(5), [&]() { pausedBefore = l.devA->IsPaused(3); });
-    Simulator::Schedule(MicroSeconds(10), [&]() { pausedAfter = l.devA->IsPaused(3); });
+    Simulator::Schedule(MicroSeconds(5), [&]() { pausedBefore = f.leafPort->IsPaused(3); });
+    Simulator::Schedule(MicroSeconds(10), [&]() { pausedAfter = f.leafPort->IsPaused(3); });
     Simulator::Stop(MicroSeconds(20));
     Simulator::Run();
     Simulator::Destroy();
