@@ -13,6 +13,7 @@
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/link-events.h"
 #include "ns3/packet.h"
+#include "ns3/path-monitor.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/scenario-config.h"
@@ -476,11 +477,12 @@ TEST(LinkEvents, ScenarioErrorsNameTheField)
 // flows cross the spines both ways; reconvergence after 10 us.
 TEST(LinkEvents, ScenarioReportsLinkDownDropsAndTheEvent)
 {
-    ScenarioConfig cfg = ParseScenarioText(Scenario(R"(, "routing": {"reconvergence": "10us"},
+    ScenarioConfig cfg = ParseScenarioText(
+        Scenario(R"(, "routing": {"reconvergence": "10us"}, "monitor": {"enabled": true},
                     "events": [{"at": "20us", "link": [4, 6], "state": "down"},
                                {"at": "15ms", "link": [6, 4], "state": "up", "rate": "50Gbps"}])"),
-                                           {},
-                                           "x.json");
+        {},
+        "x.json");
     ScenarioRunner run(cfg);
     run.Build();
     run.Run();
@@ -505,6 +507,14 @@ TEST(LinkEvents, ScenarioReportsLinkDownDropsAndTheEvent)
     std::stringstream text;
     text << csv.rdbuf();
     EXPECT_EQ(text.str(), "time_s,a,b,state,rate_bps\n2e-05,4,6,down,100000000000\n");
+    // The monitor's ECMP groups are the fabric's as built: leaf0's uplinks
+    // (ports 2 and 3, after its two hosts) stay a group after spine0's failed.
+    bool leaf0Uplinks = false;
+    for (const auto& g : run.GetMonitor()->ComputeGroups())
+    {
+        leaf0Uplinks |= g.sw == 0 && g.ports == std::vector<uint16_t>({2, 3});
+    }
+    EXPECT_TRUE(leaf0Uplinks);
     // The flows finish long before 15 ms: the run ends then, the up event never happens.
     const std::string scenario = ScenarioToJson(cfg);
     EXPECT_NE(scenario.find("\"reconvergence\": \"10us\""), std::string::npos);
