@@ -168,6 +168,7 @@ void
 FabricNetDevice::Attach(Ptr<FabricChannel> channel)
 {
     m_channel = channel;
+    m_linkUp = channel->IsLinkUp();
     channel->Attach(this);
 }
 

@@ -273,7 +273,7 @@ class FabricNetDevice : public NetDevice
     uint8_t m_drrNext{0};
 
     bool m_busy{false};
-    bool m_linkUp{true};                           //!< the link state (FabricChannel::SetLinkUp)
+    bool m_linkUp{false}; //!< attached and up (Attach, FabricChannel::SetLinkUp)
     std::array<Time, kNumClasses> m_pausedUntil{}; //!< end of the current pause per class
     std::array<Time, kNumClasses> m_pauseStart{};  //!< start of the current pause per class
     std::array<EventId, kNumClasses> m_pauseEvent;
@@ -300,7 +300,7 @@ class FabricNetDevice : public NetDevice
 inline bool
 FabricNetDevice::IsLinkUp() const
 {
-    return m_linkUp && m_channel;
+    return m_linkUp;
 }
 
 } // namespace ns3
