@@ -294,13 +294,23 @@ PathMonitorHelper::WriteOutputs(const std::string& dir) const
         fim << b.bin * binS * 1e3 << ' ' << Round9(b.byBytes.at("fim")) << '\n';
     }
     write("plot-fim.dat", fim.str());
+    // Time marks (link events): a vertical line and its label on the plots over time.
+    std::ostringstream marks;
+    for (const auto& [t, label] : m_marks)
+    {
+        marks << "set arrow from " << t.GetSeconds() * 1e3 << ", graph 0 to "
+              << t.GetSeconds() * 1e3 << ", graph 1 nohead front lc rgb 'black' dt 2\n"
+              << "set label '" << label << "' at " << t.GetSeconds() * 1e3
+              << ", graph 1.02 center front font ',8'\n";
+    }
     std::ostringstream gp;
     gp << "set terminal pngcairo size 1000,600 noenhanced\n"
        << "set output '" << dir << "/link-utilization.png'\n"
        << "set title 'Switch egress utilization over time (" << rows << " ports)'\n"
        << "set xlabel 'time (ms)'\nset ylabel 'switch port'\nset cblabel 'utilization'\n"
        << "set cbrange [0:1]\nset view map\nset palette rgbformulae 22,13,-31\n"
-       << "plot '" << dir << "/plot-heat.dat' using 1:2:3 with image notitle\n"
+       << marks.str() << "plot '" << dir << "/plot-heat.dat' using 1:2:3 with image notitle\n"
+       << "unset arrow\nunset label\n"
        << "set output '" << dir << "/uplink-load.png'\nset title 'Data bytes per ECMP member'\n"
        << "set style data histogram\nset style fill solid 0.8\nset xtics rotate by -60 font ',7'\n"
        << "set xlabel ''\nset ylabel 'MB'\nunset cbrange\n"
@@ -308,7 +318,7 @@ PathMonitorHelper::WriteOutputs(const std::string& dir) const
        << "set output '" << dir << "/fim-over-time.png'\nset title 'FIM (bytes) over time'\n"
        << "set style data lines\nset xtics rotate by 0 font ',10'\nset xlabel 'time (ms)'\n"
        << "set ylabel 'FIM'\nset yrange [0:1]\n"
-       << "plot '" << dir << "/plot-fim.dat' using 1:2 with linespoints notitle\n";
+       << marks.str() << "plot '" << dir << "/plot-fim.dat' using 1:2 with linespoints notitle\n";
     write("plots.gp", gp.str());
     if (std::system("command -v gnuplot >/dev/null 2>&1") == 0)
     {
@@ -318,6 +328,12 @@ PathMonitorHelper::WriteOutputs(const std::string& dir) const
             NS_LOG_WARN("gnuplot failed; plot data left in " << dir);
         }
     }
+}
+
+void
+PathMonitorHelper::AddTimeMark(Time t, const std::string& label)
+{
+    m_marks.emplace_back(t, label);
 }
 
 } // namespace ns3

@@ -11,6 +11,8 @@
 #include "ns3/path-monitor.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -52,6 +54,11 @@ class PathMonitorHelper
     void WriteOutputs(const std::string& dir) const;
     /// \return a few lines for the console
     std::string SummaryTable() const;
+    /**
+     * Mark time \p t on the plots over time (a vertical line labelled
+     * \p label), e.g. a link event. Call before WriteOutputs.
+     */
+    void AddTimeMark(Time t, const std::string& label);
 
   private:
     /// imbalance.json from the monitor's results (computed once per output)
@@ -62,6 +69,7 @@ class PathMonitorHelper
 
     ObjectFactory m_factory;
     Ptr<PathMonitor> m_monitor;
+    std::vector<std::pair<Time, std::string>> m_marks; //!< AddTimeMark
 };
 
 } // namespace ns3

@@ -8,6 +8,7 @@
 #include "fabric-pcap-helper.h"
 #include "fabric-topology-helper.h"
 #include "run-cost.h"
+#include "scenario-link-events.h"
 #include "scenario-registry.h"
 #include "scenario-runner.h"
 #include "trace-runner.h"
@@ -17,6 +18,7 @@
 #include "ns3/enum.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/fabric-topology.h"
+#include "ns3/link-events.h"
 #include "ns3/mac48-address.h"
 #include "ns3/object-factory.h"
 #include "ns3/path-monitor-helper.h"
@@ -180,6 +182,10 @@ ScenarioRunner::Build()
         throw ScenarioError(file + ": routing.pins: " + e.what());
     }
     m_topo->AssignStreams(0);
+    if (!m_cfg.events.empty())
+    {
+        m_linkEvents = InstallLinkEvents(file, m_cfg.events, m_cfg.routing.reconvergence, m_topo);
+    }
 
     // The workload's products: a collective to repeat, per-rank traces, or flows.
     Phase("setting up the workload (" + m_cfg.workload.type + ")");

@@ -83,7 +83,8 @@ ParseScenarioText(const std::string& jsonText,
                  "workload",
                  "background",
                  "trace",
-                 "monitor"});
+                 "monitor",
+                 "events"});
     cfg.name = root.Str("name", "scenario", {});
     // The name becomes a directory name (results/<name>/).
     if (cfg.name.empty() || cfg.name.find_first_of("/\\") != std::string::npos || cfg.name == "." ||
@@ -303,6 +304,7 @@ ParseScenarioText(const std::string& jsonText,
         mode->Read(r, rc);
         rc.hash = r.Str("hash", "crc32", {"crc32", "crc32-plain", "mix64"});
         rc.seed = static_cast<uint32_t>(r.UInt("seed", 1, 0, UINT32_MAX));
+        rc.reconvergence = r.TimeVal("reconvergence", DefaultReconvergence());
         if (const json* p = r.Find("pins"))
         {
             if (!p->is_array())
@@ -484,6 +486,7 @@ ParseScenarioText(const std::string& jsonText,
         cfg.monitor.elephantBytes = m.Size("elephant", 1000000);
         m.Finish();
     }
+    cfg.events = ReadLinkEvents(file, root.Find("events"), cfg.stop);
     root.Finish();
     return cfg;
 }
@@ -570,6 +573,7 @@ ScenarioToJson(const ScenarioConfig& c)
     r["hash"] = c.routing.hash;
     r["seed"] = c.routing.seed;
     ScenarioRegistry<ScenarioRoutingMode>::Create(c.routing.mode)->Write(c.routing, r);
+    r["reconvergence"] = time(c.routing.reconvergence);
     r["pins"] = nlohmann::ordered_json::array();
     for (const auto& p : c.routing.pins)
     {
@@ -615,6 +619,10 @@ ScenarioToJson(const ScenarioConfig& c)
     j["monitor"] = {{"enabled", c.monitor.enabled},
                     {"bin", time(c.monitor.bin)},
                     {"elephant", c.monitor.elephantBytes}};
+    if (!c.events.empty())
+    {
+        j["events"] = LinkEventsToJson(c.events);
+    }
     return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 

@@ -24,6 +24,7 @@
 #include "collective-plan.h"
 #include "execution-trace.h"
 #include "flow-log.h"
+#include "scenario-link-events.h"
 #include "scenario-units.h"
 
 #include "ns3/data-rate.h"
@@ -137,6 +138,8 @@ struct RoutingConfig
     std::string adaptiveGranularity{"flowlet"}; //!< `adaptive_granularity`: packet | flowlet
     bool adaptivePauseAware{true};              //!< `adaptive_pause_aware`
     std::string spray{"random"};                //!< `spray`: random | round-robin
+    /// `reconvergence`: link state change to recomputed next hops (LinkEvents' default)
+    Time reconvergence;
 };
 
 /// One flow: a message of `bytes` from host src to host dst.
@@ -245,7 +248,8 @@ struct ScenarioConfig
     WorkloadConfig background{"", {}, {}, {}, {}};
     TraceConfig trace;
     MonitorConfig monitor;
-    std::string sourcePath; //!< file the scenario came from
+    std::vector<LinkEventSpec> events; //!< `events`: link down/up/rate changes, in file order
+    std::string sourcePath;            //!< file the scenario came from
 };
 
 /// The values of `scheduler` and the ns-3 Scheduler TypeId each names.

@@ -7,10 +7,12 @@
  */
 #include "collective-engine.h"
 #include "poisson-traffic.h"
+#include "scenario-link-events.h"
 #include "scenario-runner.h"
 #include "trace-runner.h"
 
 #include "ns3/fabric-switch.h"
+#include "ns3/link-events.h"
 #include "ns3/path-monitor-helper.h"
 
 #include <algorithm>
@@ -305,6 +307,10 @@ ScenarioRunner::WriteOutputs(const std::string& dir) const
     if (m_monitor)
     {
         m_monitor->WriteOutputs(dir);
+    }
+    if (m_linkEvents)
+    {
+        write("link_events.csv", LinkEventsCsv(*m_linkEvents));
     }
 }
 

@@ -14,6 +14,7 @@
 #include "ns3/fabric-net-device.h"
 #include "ns3/fabric-switch.h"
 #include "ns3/fabric-topology.h"
+#include "ns3/link-events.h"
 #include "ns3/path-monitor-helper.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rdma-nic.h"
@@ -305,6 +306,15 @@ ScenarioRunner::Run()
     if (m_monitor)
     {
         m_monitor->GetMonitor()->Finish();
+        if (m_linkEvents)
+        {
+            for (const LinkEvents::Record& r : m_linkEvents->GetRecords())
+            {
+                m_monitor->AddTimeMark(r.at,
+                                       std::to_string(r.nodeA) + "-" + std::to_string(r.nodeB) +
+                                           (r.up ? " up " : " down ") + RateToText(r.rate));
+            }
+        }
     }
     m_outcome = AllDone() ? RunOutcome::COMPLETED
                           : (m_stall && m_stall->IsStalled() ? RunOutcome::STALLED
@@ -382,6 +392,8 @@ ScenarioRunner::Collect()
         for (const auto& dev : {link.devA, link.devB})
         {
             const FabricNetDevice::Counters c = dev->GetCounters();
+            // Frames lost on a dead link, switch ports and host NICs alike.
+            t.drops[FabricSwitch::DROP_LINK_DOWN] += c.linkDownDrops;
             t.pfcPauseFrames += c.pfcPauseTx;
             t.pfcResumeFrames += c.pfcTx - c.pfcPauseTx;
             t.packetHops += c.txFrames + c.pfcTx;

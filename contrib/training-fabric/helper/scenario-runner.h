@@ -7,6 +7,7 @@
 #ifndef SCENARIO_RUNNER_H
 #define SCENARIO_RUNNER_H
 
+#include "ns3/fabric-switch.h"
 #include "ns3/flow-log.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
@@ -25,6 +26,7 @@ class CollectiveEngine;
 class TraceRunner;
 class FabricTopology;
 class PathMonitor;
+class LinkEvents;
 class PathMonitorHelper;
 class RdmaQueuePair;
 class RunProgress;
@@ -121,11 +123,11 @@ class ScenarioRunner
         uint64_t dataPackets{0};    //!< data packets sent by NICs (retransmissions included)
         uint64_t retransmits{0};
         uint64_t timeouts{0};
-        uint64_t outOfOrder{0};        //!< data packets that arrived beyond the expected PSN
-        uint64_t drops[4]{0, 0, 0, 0}; //!< by FabricSwitch::DropReason
-        uint64_t pfcPauseFrames{0};    //!< PFC frames with a non-zero timer (switches and NICs)
-        uint64_t pfcResumeFrames{0};   //!< PFC frames with timer 0
-        uint64_t pausedEpisodes{0};    //!< XOFF transitions at switch ingresses
+        uint64_t outOfOrder{0}; //!< data packets that arrived beyond the expected PSN
+        uint64_t drops[FabricSwitch::DROP_REASON_COUNT]{}; //!< by FabricSwitch::DropReason
+        uint64_t pfcPauseFrames{0};  //!< PFC frames with a non-zero timer (switches and NICs)
+        uint64_t pfcResumeFrames{0}; //!< PFC frames with timer 0
+        uint64_t pausedEpisodes{0};  //!< XOFF transitions at switch ingresses
         uint64_t ecnMarked{0};
         uint64_t maxQueueBytes{0};  //!< largest egress queue of any switch port
         uint64_t maxBufferBytes{0}; //!< largest occupancy of any switch buffer
@@ -157,6 +159,7 @@ class ScenarioRunner
     RunOutcome m_outcome{RunOutcome::STOP_REACHED};
     Time m_endTime; //!< simulated time when Run() ended
     std::unique_ptr<PathMonitorHelper> m_monitor;
+    Ptr<LinkEvents> m_linkEvents; //!< the scenario's `events` (null: none)
     uint32_t m_iteration{0};
     uint32_t m_phase{0};
     Ptr<FabricTopology> m_topo;

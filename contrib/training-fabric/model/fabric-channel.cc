@@ -63,11 +63,75 @@ FabricChannel::Transmit(Ptr<Packet> p, const FabricNetDevice* src, Time txTime) 
     // one propagation delay later; the receiver acts on the whole frame then
     // (store and forward).
     int peer = (PeekPointer(m_dev[0]) == src) ? 1 : 0;
+    if (!m_linkEvents)
+    {
+        Simulator::ScheduleWithContext(m_nodeId[peer],
+                                       txTime + m_delay,
+                                       &FabricNetDevice::Receive,
+                                       m_dev[peer],
+                                       p);
+        return;
+    }
+    if (!m_up)
+    {
+        m_dev[1 - peer]->LinkDownLoss(p);
+        return;
+    }
     Simulator::ScheduleWithContext(m_nodeId[peer],
                                    txTime + m_delay,
-                                   &FabricNetDevice::Receive,
-                                   m_dev[peer],
-                                   p);
+                                   &FabricChannel::Deliver,
+                                   this,
+                                   peer,
+                                   p,
+                                   m_epoch);
+}
+
+void
+FabricChannel::Deliver(int peer, Ptr<Packet> p, uint32_t epoch) const
+{
+    if (epoch != m_epoch)
+    {
+        // The link went down while the frame was being serialized or in
+        // flight (and may be up again now): the frame is lost.
+        m_dev[1 - peer]->LinkDownLoss(p);
+        return;
+    }
+    m_dev[peer]->Receive(p);
+}
+
+void
+FabricChannel::EnableLinkEvents()
+{
+    m_linkEvents = true;
+}
+
+void
+FabricChannel::SetLinkUp(bool up)
+{
+    NS_LOG_FUNCTION(this << up);
+    NS_ABORT_MSG_UNLESS(m_linkEvents, "FabricChannel: call EnableLinkEvents() before the run");
+    if (up == m_up)
+    {
+        return;
+    }
+    m_up = up;
+    if (!up)
+    {
+        m_epoch++;
+    }
+    for (const auto& dev : m_dev)
+    {
+        if (dev)
+        {
+            dev->NotifyLinkChange(up);
+        }
+    }
+}
+
+bool
+FabricChannel::IsLinkUp() const
+{
+    return m_up;
 }
 
 Time

@@ -97,7 +97,12 @@ FabricNetDevice::GetTypeId()
             .AddTraceSource("PfcRx",
                             "A PFC frame was received: class and quanta, once per enabled class.",
                             MakeTraceSourceAccessor(&FabricNetDevice::m_pfcRxTrace),
-                            "ns3::FabricNetDevice::PfcCallback");
+                            "ns3::FabricNetDevice::PfcCallback")
+            .AddTraceSource("LinkDownDrop",
+                            "A data frame this port sent was lost because its link was down "
+                            "(on the wire when it failed, or sent while down).",
+                            MakeTraceSourceAccessor(&FabricNetDevice::m_linkDownDropTrace),
+                            "ns3::Packet::TracedCallback");
     return tid;
 }
 
@@ -126,6 +131,7 @@ FabricNetDevice::DoDispose()
     m_dequeueCallback = DequeueCallback();
     m_pullCallback = PullCallback();
     m_txObserver = nullptr;
+    m_linkChangeCallbacks.clear();
     NetDevice::DoDispose();
 }
 
@@ -162,6 +168,7 @@ void
 FabricNetDevice::Attach(Ptr<FabricChannel> channel)
 {
     m_channel = channel;
+    m_linkUp = channel->IsLinkUp();
     channel->Attach(this);
 }
 
@@ -347,7 +354,7 @@ FabricNetDevice::TryTransmit()
             m_dequeueCallback(this, p, cls, tag);
         }
     }
-    else if (!m_pullCallback.IsNull())
+    else if (!m_pullCallback.IsNull() && m_linkUp)
     {
         uint8_t mask = 0;
         const Time now = Simulator::Now();
@@ -643,15 +650,47 @@ FabricNetDevice::GetMtu() const
     return m_mtu;
 }
 
-bool
-FabricNetDevice::IsLinkUp() const
-{
-    return m_channel != nullptr;
-}
-
 void
 FabricNetDevice::AddLinkChangeCallback(Callback<void> callback)
 {
+    m_linkChangeCallbacks.push_back(callback);
+}
+
+void
+FabricNetDevice::NotifyLinkChange(bool up)
+{
+    NS_LOG_FUNCTION(this << up);
+    m_linkUp = up;
+    if (!up)
+    {
+        // A pause received before the failure would otherwise hold the queue
+        // until its timer ran out: the peer can neither refresh nor end it.
+        for (uint8_t c = 0; c < kNumClasses; ++c)
+        {
+            m_pauseEvent[c].Cancel();
+            EndPause(c);
+        }
+    }
+    for (const auto& cb : m_linkChangeCallbacks)
+    {
+        cb();
+    }
+    if (!m_busy)
+    {
+        TryTransmit();
+    }
+}
+
+void
+FabricNetDevice::LinkDownLoss(Ptr<const Packet> p)
+{
+    if (p->GetSize() == roce::kMinFrameBytes && IsMacControlFrame(*p))
+    {
+        return; // a PFC frame: not a drop of the data path
+    }
+    NS_LOG_DEBUG("port " << m_portIndex << " lost a frame on its dead link");
+    m_counters.linkDownDrops++;
+    m_linkDownDropTrace(p);
 }
 
 bool

@@ -17,6 +17,7 @@
 
 #include <array>
 #include <deque>
+#include <vector>
 
 namespace ns3
 {
@@ -72,6 +73,12 @@ class FabricTxObserver
  * queues hold nothing eligible, it asks the NIC for the next frame among the
  * classes that are not paused. The NIC thus keeps its own per-QP scheduling and
  * pacing, and PFC back-pressure reaches the queue pairs directly.
+ *
+ * When the link goes down (FabricChannel::SetLinkUp), the port forgets any
+ * pause it received (the peer that sent it can no longer refresh or end it),
+ * stops asking the pull callback for frames, and still drains its queues at
+ * line rate: those frames are lost on the dead link and counted as
+ * Counters::linkDownDrops, as are the data frames that were on the wire.
  */
 class FabricNetDevice : public NetDevice
 {
@@ -178,7 +185,16 @@ class FabricNetDevice : public NetDevice
         uint64_t pfcRx{0};                          //!< PFC frames received
         uint64_t maxQueueBytes{0};                  //!< peak bytes queued over all classes
         std::array<Time, kNumClasses> pausedTime{}; //!< time each class was paused
+        uint64_t linkDownDrops{0}; //!< data frames sent and lost because the link was down
     };
+
+    /**
+     * The channel reports a link state change (FabricChannel::SetLinkUp):
+     * down ends every pause received; up resumes transmission.
+     */
+    void NotifyLinkChange(bool up);
+    /// The channel lost \p p, sent by this device, because the link was down.
+    void LinkDownLoss(Ptr<const Packet> p);
 
     /// \return the counters (paused time includes a pause still running)
     Counters GetCounters() const;
@@ -191,7 +207,8 @@ class FabricNetDevice : public NetDevice
     Address GetAddress() const override;
     bool SetMtu(const uint16_t mtu) override;
     uint16_t GetMtu() const override;
-    bool IsLinkUp() const override;
+    /// \return whether the port has a cable and its link is up (cheap: per-frame checks)
+    bool IsLinkUp() const final;
     void AddLinkChangeCallback(Callback<void> callback) override;
     bool IsBroadcast() const override;
     Address GetBroadcast() const override;
@@ -256,6 +273,7 @@ class FabricNetDevice : public NetDevice
     uint8_t m_drrNext{0};
 
     bool m_busy{false};
+    bool m_linkUp{false}; //!< attached and up (Attach, FabricChannel::SetLinkUp)
     std::array<Time, kNumClasses> m_pausedUntil{}; //!< end of the current pause per class
     std::array<Time, kNumClasses> m_pauseStart{};  //!< start of the current pause per class
     std::array<EventId, kNumClasses> m_pauseEvent;
@@ -275,7 +293,15 @@ class FabricNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>, uint8_t> m_txBeginTrace; //!< data frame and its class
     TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;            //!< class, quanta
     TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;            //!< class, quanta
+    TracedCallback<Ptr<const Packet>> m_linkDownDropTrace;     //!< data frame lost on a dead link
+    std::vector<Callback<void>> m_linkChangeCallbacks;         //!< AddLinkChangeCallback
 };
+
+inline bool
+FabricNetDevice::IsLinkUp() const
+{
+    return m_linkUp;
+}
 
 } // namespace ns3
 

@@ -43,6 +43,8 @@ FabricSwitch::DropReasonName(DropReason reason)
         return "no_route";
     case DROP_MALFORMED:
         return "malformed";
+    case DROP_LINK_DOWN:
+        return "link_down";
     default:
         return "unknown";
     }
@@ -261,6 +263,12 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
                                                                   dstHost,
                                                                   nh.data(),
                                                                   static_cast<uint32_t>(nh.size()));
+    if (!m_ports[out]->IsLinkUp())
+    {
+        // A dead link the forwarding table still names (before reconvergence).
+        Drop(p, inPort, DROP_LINK_DOWN);
+        return;
+    }
     // Traffic class from the DSCP's class selector bits (RFC 2474 CSn -> n).
     const uint8_t cls = info.dscp >> 3;
     const uint32_t bytes = p->GetSize();

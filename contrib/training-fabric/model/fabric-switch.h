@@ -49,7 +49,8 @@ class FabricSwitch : public Object
         DROP_BUFFER_OVERFLOW = 1,   //!< lossy class, no buffer
         DROP_NO_ROUTE = 2,          //!< destination unknown
         DROP_MALFORMED = 3,         //!< not a RoCEv2 frame
-        DROP_REASON_COUNT = 4,
+        DROP_LINK_DOWN = 4,         //!< routed onto a port whose link is down
+        DROP_REASON_COUNT = 5,
     };
 
     /// \return a short name of \p reason, as used in summaries

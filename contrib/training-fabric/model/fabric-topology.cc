@@ -219,13 +219,21 @@ FabricTopology::Finalize()
             throw std::invalid_argument(s.sw->GetName() + ": " + err);
         }
     }
+    ComputeRoutes(true);
+    m_finalized = true;
+}
+
+void
+FabricTopology::ComputeRoutes(bool initial)
+{
     // All shortest paths: breadth-first search over switches from each
     // switch that hosts attach to; a port is a next hop toward a host when
     // its peer switch is one hop closer to the host's switch. Every host
     // behind one switch has the same distances and, from any other switch,
     // the same next hops: one search and one next-hop group per such switch
     // (hosts in the order of their indices, so the first host that some
-    // switch cannot reach is the one named).
+    // switch cannot reach is the one named). Links that are down
+    // (FabricChannel::SetLinkUp) are left out.
     const uint32_t nSw = static_cast<uint32_t>(m_switches.size());
     std::vector<std::vector<uint32_t>> hostsAt(nSw);
     for (uint32_t h = 0; h < m_hosts.size(); ++h)
@@ -254,7 +262,7 @@ FabricTopology::Finalize()
             {
                 const Link& l = m_links[link];
                 const Endpoint& peer = (!l.a.isHost && l.a.index == s) ? l.b : l.a;
-                if (!peer.isHost && dist[peer.index] == kUnreached)
+                if (!peer.isHost && dist[peer.index] == kUnreached && l.devA->IsLinkUp())
                 {
                     dist[peer.index] = dist[s] + 1;
                     frontier.push_back(peer.index);
@@ -265,6 +273,12 @@ FabricTopology::Finalize()
         {
             if (dist[s] == kUnreached)
             {
+                if (!initial)
+                {
+                    // Cut off by dead links: keep the next hops it has, whose
+                    // frames are dropped as link_down until a link comes back.
+                    continue;
+                }
                 throw std::invalid_argument("switch " + m_switches[s].sw->GetName() +
                                             " cannot reach host " + std::to_string(h));
             }
@@ -283,7 +297,7 @@ FabricTopology::Finalize()
                 const Link& l = m_links[m_switches[s].portLink[port]];
                 const Endpoint& peer =
                     (!l.a.isHost && l.a.index == s && l.a.port == port) ? l.b : l.a;
-                if (!peer.isHost && dist[peer.index] + 1 == dist[s])
+                if (!peer.isHost && dist[peer.index] + 1 == dist[s] && l.devA->IsLinkUp())
                 {
                     next.push_back(static_cast<uint16_t>(port));
                 }
@@ -295,7 +309,35 @@ FabricTopology::Finalize()
             }
         }
     }
-    m_finalized = true;
+}
+
+void
+FabricTopology::RecomputeRoutes()
+{
+    NS_ABORT_MSG_UNLESS(m_finalized, "FabricTopology: call Finalize() first");
+    NS_LOG_FUNCTION(this);
+    ComputeRoutes(false);
+}
+
+std::vector<uint32_t>
+FabricTopology::FindLinks(uint32_t nodeA, uint32_t nodeB) const
+{
+    const uint32_t nHosts = static_cast<uint32_t>(m_hosts.size());
+    auto endpointIs = [nHosts](const Endpoint& e, uint32_t node) {
+        return node < nHosts ? (e.isHost && e.index == node)
+                             : (!e.isHost && e.index == node - nHosts);
+    };
+    std::vector<uint32_t> found;
+    for (uint32_t i = 0; i < m_links.size(); ++i)
+    {
+        const Link& l = m_links[i];
+        if ((endpointIs(l.a, nodeA) && endpointIs(l.b, nodeB)) ||
+            (endpointIs(l.a, nodeB) && endpointIs(l.b, nodeA)))
+        {
+            found.push_back(i);
+        }
+    }
+    return found;
 }
 
 uint32_t

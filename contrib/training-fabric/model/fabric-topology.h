@@ -111,6 +111,22 @@ class FabricTopology : public Object
      */
     void Finalize();
 
+    /**
+     * Recompute every switch's next hops toward every host (SetRoute) by
+     * shortest paths over the links that are up now, as a fabric's routing
+     * does when it reconverges after a link failure or repair. A switch that
+     * no longer reaches a host keeps its next hops toward it. Routing
+     * policies are kept: static pins whose port is no longer a next hop fall
+     * back (StaticRouting's "Fallback") to the remaining next hops.
+     */
+    void RecomputeRoutes();
+    /**
+     * Links between two nodes numbered as the topology file format numbers
+     * them: hosts first (0..H-1), then switches (H..H+S-1).
+     * \return the link indices, in the order the links were added (empty: none)
+     */
+    std::vector<uint32_t> FindLinks(uint32_t nodeA, uint32_t nodeB) const;
+
     uint32_t GetNHosts() const;
     uint32_t GetNSwitches() const;
     /**
@@ -205,6 +221,8 @@ class FabricTopology : public Object
                      Ptr<FabricNetDevice> db,
                      DataRate rate,
                      Time delay);
+    /// Shortest-path next hops over the links that are up; \p initial: throw when unreachable.
+    void ComputeRoutes(bool initial);
     /// Links of one shortest path (first next hop at every switch).
     std::vector<uint32_t> FirstPathLinks(uint32_t src, uint32_t dst) const;
 

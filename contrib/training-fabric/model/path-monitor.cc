@@ -97,6 +97,9 @@ PathMonitor::Install(Ptr<FabricTopology> topo)
             horizon = std::max(horizon, 2 * (link.delay + dev->GetTxTime(16384)));
         }
     }
+    // The ECMP groups as built, before link events (LinkEvents) change the
+    // routes: a failed member stays in its group and shows as imbalance.
+    EcmpGroups();
     // Quiet bins before sampling stops: one more than the horizon spans.
     m_quietLimit = static_cast<uint32_t>(horizon.GetTimeStep() / m_bin.GetTimeStep()) + 2;
     const int64_t width = m_bin.GetTimeStep();
@@ -337,7 +340,7 @@ PathMonitor::DeviceOf(uint32_t sw, uint32_t port) const
 const std::vector<FabricTopology::EcmpGroup>&
 PathMonitor::EcmpGroups() const
 {
-    // Routes are final once the simulation runs; results are asked for after.
+    // Read at Install (the routes as built); results are asked for after the run.
     if (!m_haveEcmpGroups)
     {
         m_ecmpGroups = m_topo->GetEcmpGroups();

@@ -220,7 +220,7 @@ class PathMonitor : public Object
 
     /// \return the port index of switch \p sw's port \p port, or UINT32_MAX when it has no link
     uint32_t DeviceOf(uint32_t sw, uint32_t port) const;
-    /// \return the topology's ECMP groups, read once (at scale, a scan of every route)
+    /// \return the topology's ECMP groups, read once at Install (at scale, a scan of every route)
     const std::vector<FabricTopology::EcmpGroup>& EcmpGroups() const;
     void SampleBin();
     /// Give every port's paused time since the last call to \p bin. \return whether any
