@@ -44,7 +44,7 @@ PathMonitor::GetTypeId()
 
 PathMonitor::PathMonitor()
 {
-    // 1,024 hops (32 KB) to begin with; AddHop doubles the table as needed.
+    // 1,536 hops (64 KB) to begin with; AddHop doubles the table as needed.
     m_hopSlots.resize(2048);
     m_hopShift = 64 - 11;
 }
@@ -191,9 +191,9 @@ PathMonitor::Finish()
 PathMonitor::HopSlot&
 PathMonitor::AddHop(uint64_t key, std::size_t i)
 {
-    if (2 * (m_hopKeys.size() + 1) > m_hopSlots.size())
+    if (4 * (m_hopKeys.size() + 1) > 3 * m_hopSlots.size())
     {
-        // Half full: double the table and put every key back.
+        // Three quarters full: double the table and put every key back.
         std::vector<HopSlot> old(2 * m_hopSlots.size());
         old.swap(m_hopSlots);
         m_hopShift--;
@@ -237,9 +237,15 @@ PathMonitor::SyncHops() const
     {
         return;
     }
-    for (auto& f : m_flows)
+    std::vector<uint32_t> count(m_flows.size());
+    for (uint64_t key : m_hopKeys)
     {
-        f.hops.clear();
+        count[key >> 32]++;
+    }
+    for (std::size_t i = 0; i < m_flows.size(); ++i)
+    {
+        m_flows[i].hops.clear();
+        m_flows[i].hops.reserve(count[i]); // exactly: many flows, few hops each
     }
     // Keys in order of first use: each flow's hops in the order it used them.
     for (uint64_t key : m_hopKeys)

@@ -237,7 +237,8 @@ class PathMonitor : public Object
         }
     }
 
-    /// Put \p key in the empty slot \p i (or, when the table is half full, grow it first).
+    /// Put \p key in the empty slot \p i (or, when the table is three quarters full, grow it
+    /// first).
     HopSlot& AddHop(uint64_t key, std::size_t i);
     /// \return the hop table's slot of \p key, which is there
     const HopSlot& GetHop(uint64_t key) const;
