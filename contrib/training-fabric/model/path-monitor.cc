@@ -202,7 +202,7 @@ PathMonitor::AddHop(uint64_t key, std::size_t i)
         {
             if (s.key != kNoHop)
             {
-                std::size_t j = (s.key * 0x9E3779B97F4A7C15ULL) >> m_hopShift;
+                std::size_t j = HopIndex(s.key);
                 while (m_hopSlots[j].key != kNoHop)
                 {
                     j = (j + 1) & mask;
@@ -222,7 +222,7 @@ const PathMonitor::HopSlot&
 PathMonitor::GetHop(uint64_t key) const
 {
     const std::size_t mask = m_hopSlots.size() - 1;
-    std::size_t i = (key * 0x9E3779B97F4A7C15ULL) >> m_hopShift;
+    std::size_t i = HopIndex(key);
     while (m_hopSlots[i].key != key)
     {
         i = (i + 1) & mask;

@@ -217,13 +217,19 @@ class PathMonitor : public Object
 
     static constexpr uint64_t kNoHop = UINT64_MAX; //!< an empty slot's key
 
+    /// \return \p key's home slot in the hop table (Fibonacci hashing: the product's top bits)
+    std::size_t HopIndex(uint64_t key) const
+    {
+        return (key * 0x9E3779B97F4A7C15ULL) >> m_hopShift;
+    }
+
     /// \return the hop table's slot of \p key (flow << 32 | port), created when new
     HopSlot& FindHop(uint64_t key)
     {
         // Open addressing, linear probing: one cache line per frame where
         // a per-flow list of hops costs two (the flow, then its list).
         const std::size_t mask = m_hopSlots.size() - 1;
-        for (std::size_t i = (key * 0x9E3779B97F4A7C15ULL) >> m_hopShift;; i = (i + 1) & mask)
+        for (std::size_t i = HopIndex(key);; i = (i + 1) & mask)
         {
             HopSlot& s = m_hopSlots[i];
             if (s.key == key)
