@@ -42,7 +42,13 @@ PathMonitor::GetTypeId()
     return tid;
 }
 
-PathMonitor::PathMonitor() = default;
+PathMonitor::PathMonitor()
+{
+    // 1,536 hops (64 KB) to begin with; AddHop doubles the table as needed.
+    m_hopSlots.resize(2048);
+    m_hopShift = 64 - 11;
+}
+
 PathMonitor::~PathMonitor() = default;
 
 void
@@ -185,15 +191,90 @@ PathMonitor::Finish()
     }
 }
 
+PathMonitor::HopSlot&
+PathMonitor::AddHop(uint64_t key, std::size_t i)
+{
+    if (4 * (m_hopKeys.size() + 1) > 3 * m_hopSlots.size())
+    {
+        // Three quarters full: double the table and put every key back.
+        std::vector<HopSlot> old(2 * m_hopSlots.size());
+        old.swap(m_hopSlots);
+        m_hopShift--;
+        const std::size_t mask = m_hopSlots.size() - 1;
+        for (const HopSlot& s : old)
+        {
+            if (s.key != kNoHop)
+            {
+                std::size_t j = HopIndex(s.key);
+                while (m_hopSlots[j].key != kNoHop)
+                {
+                    j = (j + 1) & mask;
+                }
+                m_hopSlots[j] = s;
+            }
+        }
+        // Now FindHop finds an empty slot for the key and comes back here with room.
+        return FindHop(key);
+    }
+    m_hopKeys.push_back(key);
+    m_hopSlots[i].key = key;
+    return m_hopSlots[i];
+}
+
+const PathMonitor::HopSlot&
+PathMonitor::GetHop(uint64_t key) const
+{
+    const std::size_t mask = m_hopSlots.size() - 1;
+    std::size_t i = HopIndex(key);
+    while (m_hopSlots[i].key != key)
+    {
+        i = (i + 1) & mask;
+    }
+    return m_hopSlots[i];
+}
+
+void
+PathMonitor::SyncHops() const
+{
+    if (m_hopsSynced)
+    {
+        return;
+    }
+    std::vector<uint32_t> count(m_flows.size());
+    for (uint64_t key : m_hopKeys)
+    {
+        count[key >> 32]++;
+    }
+    for (std::size_t i = 0; i < m_flows.size(); ++i)
+    {
+        m_flows[i].hops.clear();
+        m_flows[i].hops.reserve(count[i]); // exactly: many flows, few hops each
+    }
+    // Keys in order of first use: each flow's hops in the order it used them.
+    for (uint64_t key : m_hopKeys)
+    {
+        const HopSlot& s = GetHop(key);
+        Hop h;
+        h.dev = static_cast<uint32_t>(key);
+        h.lastBin = s.lastBin;
+        h.bytes = s.bytes;
+        h.frames = s.frames;
+        m_flows[key >> 32].hops.push_back(h);
+    }
+    m_hopsSynced = true;
+}
+
 const std::vector<PathMonitor::Flow>&
 PathMonitor::GetFlows() const
 {
+    SyncHops();
     return m_flows;
 }
 
 std::vector<PathMonitor::Path>
 PathMonitor::GetPaths(uint32_t i) const
 {
+    SyncHops();
     const Flow& f = m_flows.at(i);
     std::vector<Path> paths;
     if (f.hops.empty())
@@ -246,6 +327,7 @@ std::vector<PathMonitor::GroupResult>
 PathMonitor::ComputeGroups() const
 {
     // Data bytes, flows and elephants per port from the flows' hops.
+    SyncHops();
     std::vector<double> bytes(m_ports.size());
     std::vector<double> flows(m_ports.size());
     std::vector<uint32_t> elephants(m_ports.size());

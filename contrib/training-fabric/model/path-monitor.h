@@ -181,10 +181,10 @@ class PathMonitor : public Object
             m_flows.emplace_back().tuple = m_classifier.GetTuple(c.flow);
             m_flows.back().first = now;
         }
-        Flow& f = m_flows[c.flow];
         uint32_t* lastBin;
         if (entry)
         {
+            Flow& f = m_flows[c.flow];
             f.payloadBytes += c.payload;
             f.frames++;
             f.last = now;
@@ -192,23 +192,11 @@ class PathMonitor : public Object
         }
         else
         {
-            Hop* hop = nullptr;
-            for (auto& h : f.hops)
-            {
-                if (h.dev == dev)
-                {
-                    hop = &h;
-                    break;
-                }
-            }
-            if (!hop)
-            {
-                hop = &f.hops.emplace_back();
-                hop->dev = dev;
-            }
-            hop->bytes += size;
-            hop->frames++;
-            lastBin = &hop->lastBin;
+            HopSlot& hop = FindHop((static_cast<uint64_t>(c.flow) << 32) | dev);
+            hop.bytes += size;
+            hop.frames++;
+            lastBin = &hop.lastBin;
+            m_hopsSynced = false;
         }
         if (*lastBin == bin)
         {
@@ -217,6 +205,51 @@ class PathMonitor : public Object
         *lastBin = bin;
         return 1;
     }
+
+    /// One (flow, port) record of the hop table: the data of a Hop, by key.
+    struct alignas(32) HopSlot
+    {
+        uint64_t key{kNoHop}; //!< flow << 32 | port index
+        uint64_t bytes{0};
+        uint64_t frames{0};
+        uint32_t lastBin{UINT32_MAX};
+    };
+
+    static constexpr uint64_t kNoHop = UINT64_MAX; //!< an empty slot's key
+
+    /// \return \p key's home slot in the hop table (Fibonacci hashing: the product's top bits)
+    std::size_t HopIndex(uint64_t key) const
+    {
+        return (key * 0x9E3779B97F4A7C15ULL) >> m_hopShift;
+    }
+
+    /// \return the hop table's slot of \p key (flow << 32 | port), created when new
+    HopSlot& FindHop(uint64_t key)
+    {
+        // Open addressing, linear probing: one cache line per frame where
+        // a per-flow list of hops costs two (the flow, then its list).
+        const std::size_t mask = m_hopSlots.size() - 1;
+        for (std::size_t i = HopIndex(key);; i = (i + 1) & mask)
+        {
+            HopSlot& s = m_hopSlots[i];
+            if (s.key == key)
+            {
+                return s;
+            }
+            if (s.key == kNoHop)
+            {
+                return AddHop(key, i);
+            }
+        }
+    }
+
+    /// Put \p key in the empty slot \p i (or, when the table is three quarters full, grow it
+    /// first).
+    HopSlot& AddHop(uint64_t key, std::size_t i);
+    /// \return the hop table's slot of \p key, which is there
+    const HopSlot& GetHop(uint64_t key) const;
+    /// Copy the hop table into the flows' hops, when frames came since the last copy.
+    void SyncHops() const;
 
     /// \return the port index of switch \p sw's port \p port, or UINT32_MAX when it has no link
     uint32_t DeviceOf(uint32_t sw, uint32_t port) const;
@@ -235,7 +268,12 @@ class PathMonitor : public Object
     std::vector<Ptr<PathProbe>> m_probes;
     std::vector<PortInfo> m_ports;
     std::vector<std::vector<uint32_t>> m_switchPorts; //!< [switch][port] -> port index
-    std::vector<Flow> m_flows;
+    /// The flows; their hops are copied from the hop table by SyncHops.
+    mutable std::vector<Flow> m_flows;
+    std::vector<HopSlot> m_hopSlots; //!< (flow, port) table, a power of two in size
+    uint32_t m_hopShift{0};          //!< 64 - log2(table size): the hash's top bits index it
+    std::vector<uint64_t> m_hopKeys; //!< the table's keys in order of first use
+    mutable bool m_hopsSynced{true}; //!< the flows' hops equal the table
     EventId m_binEvent;
     uint32_t m_bins{0};
     int64_t m_binStartTs{-1}; //!< start of the cached bin, in time steps

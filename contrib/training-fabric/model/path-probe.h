@@ -34,7 +34,7 @@ class PathMonitor;
  * which the port did nothing are not stored, so memory grows with the bins a
  * port was busy in, not with ports x bins.
  */
-class PathProbe : public Object, private FabricTxObserver
+class alignas(64) PathProbe : public Object, private FabricTxObserver
 {
   public:
     /// One time bin of the port (a link direction).
@@ -92,13 +92,16 @@ class PathProbe : public Object, private FabricTxObserver
     /// Add \p ps of paused time to bin \p bin.
     void AddPause(uint32_t bin, int64_t ps);
 
+    // What a frame reads, first: after the Object and observer headers (40
+    // bytes), the pointers and flags fill the probe's first cache line and
+    // the current bin is the next one (the probe is aligned to a line).
     PathMonitor* m_monitor{nullptr}; //!< owns this probe
     RoceFlowClassifier* m_classifier{nullptr};
-    Ptr<FabricNetDevice> m_dev;
     uint32_t m_index{0};
     bool m_entry{false};
-    bool m_traced{false};       //!< connected to "TxBegin" instead of the observer hook
-    LinkBin m_cur;              //!< the bin frames are counted in now
+    bool m_traced{false}; //!< connected to "TxBegin" instead of the observer hook
+    LinkBin m_cur;        //!< the bin frames are counted in now
+    Ptr<FabricNetDevice> m_dev;
     int64_t m_pausedSoFarPs{0}; //!< paused time already given to bins
     std::vector<LinkBin> m_bins;
 };

@@ -378,6 +378,64 @@ TEST(PathMonitor, StudyOutputsAreDeterministicAndCountEveryFlow)
     EXPECT_NE(a.first, c.first);
 }
 
+TEST(PathMonitor, HopRecordsSurviveTheTableGrowing)
+{
+    // The (flow, port) table starts with room for 1,536 records. An
+    // all-to-all of 32 hosts on 2 leaves has 32 x 31 = 992 flows: the
+    // 2 x 16 x 16 = 512 that cross to the other leaf use 3 switch egress
+    // ports (leaf up, spine down, leaf down), the 480 within a leaf 1:
+    // 1,536 + 480 = 2,016 records, so the table grows once during the run.
+    // Every record must come through whole: with PFC nothing is lost, so a
+    // flow's every hop carries all of its data frames, and per port the
+    // flows' bytes add up to the data bytes the port's bins counted.
+    const std::string text = R"({
+        "topology": {"type": "leaf-spine", "leaves": 2, "spines": 4, "hosts_per_leaf": 16,
+                     "host_link": {"rate": "100Gbps", "delay": "1us"},
+                     "fabric_link": {"rate": "100Gbps", "delay": "1us"}},
+        "switch": {"pfc": true},
+        "nic": {"cc": "none"},
+        "routing": {"mode": "ecmp", "hash": "crc32", "seed": 1},
+        "workload": {"type": "all-to-all", "hosts": "all", "bytes": "8KB"},
+        "monitor": {"enabled": true, "bin": "10us"}})";
+    ScenarioRunner r(ParseScenarioText(text, {}, "grow.json"));
+    r.Build();
+    r.Run();
+    Ptr<PathMonitor> mon = r.GetMonitor();
+    Ptr<FabricTopology> topo = mon->GetTopology();
+    const auto& flows = mon->GetFlows();
+    ASSERT_EQ(flows.size(), 992u);
+    uint32_t records = 0;
+    std::vector<uint64_t> byPort(mon->GetNDevices());
+    for (const auto& f : flows)
+    {
+        const bool cross = topo->GetHostAttachment(f.tuple.src).index !=
+                           topo->GetHostAttachment(f.tuple.dst).index;
+        ASSERT_EQ(f.hops.size(), cross ? 3u : 1u) << f.tuple.src << "->" << f.tuple.dst;
+        for (const auto& h : f.hops)
+        {
+            EXPECT_EQ(h.frames, f.frames) << f.tuple.src << "->" << f.tuple.dst;
+            EXPECT_EQ(h.bytes, f.hops[0].bytes) << f.tuple.src << "->" << f.tuple.dst;
+            byPort[h.dev] += h.bytes;
+        }
+        records += static_cast<uint32_t>(f.hops.size());
+    }
+    EXPECT_EQ(records, 2016u);
+    for (uint32_t d = 0; d < mon->GetNDevices(); ++d)
+    {
+        if (mon->GetPortInfo(d).host)
+        {
+            continue; // frames enter here: counted per flow, not per hop
+        }
+        uint64_t data = 0;
+        for (const auto& b : mon->GetLinkBins(d))
+        {
+            data += b.dataBytes;
+        }
+        EXPECT_EQ(byPort[d], data) << "port " << d;
+    }
+    Simulator::Destroy();
+}
+
 TEST(PathMonitor, ClassifierMapsFramesToQueuePairsOnce)
 {
     // Two QPs from 10.0.0.1 (host 0: hosts are 10.0.0.1 + index) to
