@@ -20,7 +20,7 @@ set -euo pipefail
 # refuses to generate when that folder is missing.
 PACKAGES=(build-essential cmake ccache libns3-dev ns3 libgsl-dev libsqlite3-dev libxml2-dev
           libpython3-dev nlohmann-json3-dev libprotobuf-dev protobuf-compiler zlib1g-dev libgtest-dev
-          gnuplot-nox python3)
+          gnuplot-nox python3 libopenmpi-dev openmpi-bin)
 
 # The flagship study run by ./tf demo (relative to the repository root).
 DEMO_SCRIPT="examples/ecmp-vs-static/run.py"
@@ -108,10 +108,15 @@ build() {
     log "$BUILD_NAME/ was configured for another source tree; reconfiguring"
     rm -rf "$cache" "$BUILD/CMakeFiles"
   fi
-  if [[ ! -f "$cache" || ! ( -f "$BUILD/Makefile" || -f "$BUILD/build.ninja" ) ]]; then
+  # ns-3's src/mpi (the MPI engine) comes from the ns3 source package, as for
+  # ./tf dropin; a tree configured with another (or no) source is reconfigured.
+  local mpisrc
+  mpisrc="$(mpi_source)"
+  if [[ ! -f "$cache" || ! ( -f "$BUILD/Makefile" || -f "$BUILD/build.ninja" ) ]] ||
+     ! grep -qxF "TF_NS3_SOURCE:PATH=$mpisrc" "$cache"; then
     log "configuring $BUILD_NAME/ ($BUILD_TYPE${CMAKE_ARGS[*]:+ ${CMAKE_ARGS[*]}})"
     if ! cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE="$BUILD_TYPE" "${CMAKE_ARGS[@]}" \
-        >"$BUILD/configure.log" 2>&1; then
+        -DTF_NS3_SOURCE="$mpisrc" >"$BUILD/configure.log" 2>&1; then
       cat "$BUILD/configure.log" >&2
       die "configure failed (log: $BUILD_NAME/configure.log)"
     fi
@@ -189,6 +194,27 @@ dropin_fetch() {
   (cd "$DROPIN/src.part" && apt-get source -q "ns3=$version") &&
     grep -qx '3.37' "$DROPIN/src.part/ns3-3.37/ns-3.37/VERSION" &&
     mv "$DROPIN/src.part" "$DROPIN/src"
+}
+
+# The ns-3.37 source tree whose src/mpi ./tf build compiles (TF_NS3_SOURCE, or
+# Debian's ns3 source package fetched once into build/ns3-dropin/ as for
+# ./tf dropin); empty, after one line saying so, when it cannot be had. A failed
+# fetch is not retried until build/ns3-dropin/fetch-failed is removed.
+mpi_source() {
+  if [[ -n "${TF_NS3_SOURCE:-}" ]]; then
+    realpath -m "$TF_NS3_SOURCE"
+    return 0
+  fi
+  if [[ ! -f "$DROPIN_TREE/src/mpi/model/distributed-simulator-impl.cc" ]]; then
+    mkdir -p "$DROPIN"
+    if [[ -f "$DROPIN/fetch-failed" ]] ||
+       ! { exec 8>"$DROPIN/.tf.lock" && flock 8 && dropin_fetch; } </dev/null >"$DROPIN/fetch.log" 2>&1; then
+      touch "$DROPIN/fetch-failed"
+      log "no MPI engine (--ranks unavailable): ns3 source package not fetched (build/ns3-dropin/fetch.log; rm build/ns3-dropin/fetch-failed to retry)"
+      return 0
+    fi
+  fi
+  echo "$DROPIN_TREE"
 }
 
 dropin_configure() {
