@@ -2,8 +2,10 @@
 # training-fabric driver. Every subcommand builds first (incrementally).
 #   ./tf build                      install missing Debian packages, configure, build
 #   ./tf test [ctest args]          build, then run the whole test suite (ctest)
-#   ./tf run SCENARIO.json [--out DIR] [--set key.path=value ...]
-#                                   build, then run a scenario with build/bin/tf-run
+#   ./tf run SCENARIO.json [--out DIR] [--set key.path=value ...] [--ranks N [--engine granted|null]]
+#                                   build, then run a scenario with build/bin/tf-run; --ranks N:
+#                                   on N MPI ranks (mpirun), ns-3's granted-time-window
+#                                   (default) or null-message engine
 #   ./tf demo                       build, then run the flagship study
 #   ./tf bench                      build, then run every build/bin/bench-* (one JSON line each)
 #   ./tf sanitize [ctest args]      build build-sanitize/ with ASan+UBSan, run the suite
@@ -261,7 +263,25 @@ case "$cmd" in
     [[ $# -ge 1 ]] || { usage >&2; exit 2; }
     build
     # Runs in the caller's directory, so relative paths mean what they say.
-    exec "$BIN/tf-run" "$@"
+    # --ranks/--engine are ./tf's: mpirun starts N tf-run processes with --mpi.
+    ranks="" engine="granted" args=()
+    while [[ $# -gt 0 ]]; do
+      case "$1" in
+        --ranks | --engine)
+          [[ $# -ge 2 ]] || { log "$1 needs a value"; exit 2; }
+          if [[ "$1" == --ranks ]]; then ranks="$2"; else engine="$2"; fi
+          shift 2 ;;
+        *) args+=("$1"); shift ;;
+      esac
+    done
+    [[ -z "$ranks" || "$ranks" =~ ^[1-9][0-9]*$ ]] || { log "--ranks: expected a positive integer, got $ranks"; exit 2; }
+    [[ "$engine" == granted || "$engine" == null ]] || { log "--engine: expected granted or null, got $engine"; exit 2; }
+    [[ -z "$ranks" ]] && exec "$BIN/tf-run" "${args[@]}"
+    [[ -f "$BUILD/lib/libtraining-fabric-mpi.so" ]] ||
+      { log "--ranks: this build has no MPI engine (ns3 source or libopenmpi-dev missing; see ./tf build)"; exit 2; }
+    # Open MPI refuses root unless told (containers, CI).
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    exec mpirun --oversubscribe -np "$ranks" "$BIN/tf-run" "${args[@]}" --mpi "$engine"
     ;;
   demo)
     build

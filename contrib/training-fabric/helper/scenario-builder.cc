@@ -131,6 +131,7 @@ ScenarioRunner::Build()
     }
     ls.SetNicAttribute("CnpInterval", TimeValue(nic.cnpInterval));
 
+    ls.SetRanks(m_cfg.ranks);
     try
     {
         m_topo = ls.Install();
@@ -139,6 +140,14 @@ ScenarioRunner::Build()
     {
         Simulator::Destroy();
         throw ScenarioError(file + ": topology/switch: " + e.what());
+    }
+    const std::string& scheme = ls.GetPartition().scheme;
+    if (m_cfg.partition != "auto" && m_cfg.partition != scheme)
+    {
+        Simulator::Destroy();
+        throw ScenarioError(file + ": partition: expected \"auto\"" +
+                            (scheme.empty() ? std::string() : " or \"" + scheme + "\"") +
+                            " for this topology, got \"" + m_cfg.partition + "\"");
     }
     m_built = true;
 
@@ -220,7 +229,11 @@ ScenarioRunner::Build()
             m_qps.push_back(qp);
             Ptr<RdmaNic> src = m_topo->GetNic(f.src);
             const uint64_t bytes = f.bytes;
-            Simulator::Schedule(f.start, [src, qp, bytes]() { src->PostSend(qp, bytes); });
+            // Under MPI, each rank starts the flows of its own hosts only.
+            if (m_topo->GetHostNode(f.src)->GetSystemId() == Simulator::GetSystemId())
+            {
+                Simulator::Schedule(f.start, [src, qp, bytes]() { src->PostSend(qp, bytes); });
+            }
         }
     }
 

@@ -65,6 +65,8 @@ ParseScenarioText(const std::string& jsonText,
                  "stall_timeout",
                  "fixed_length",
                  "pcap",
+                 "ranks",
+                 "partition",
                  "topology",
                  "switch",
                  "nic",
@@ -109,6 +111,9 @@ ParseScenarioText(const std::string& jsonText,
     cfg.stallTimeout = root.TimeVal("stall_timeout", MilliSeconds(10));
     cfg.fixedLength = root.Bool("fixed_length", false);
     cfg.pcap = root.Bool("pcap", false);
+    // MPI ranks the fabric is split over (the model doc's distributed engine).
+    cfg.ranks = static_cast<uint32_t>(root.UInt("ranks", 1, 1, 65535));
+    cfg.partition = root.Str("partition", "auto", {"auto", "pods", "leaves", "slabs"});
 
     // topology: its type's registered member reads the rest
     {

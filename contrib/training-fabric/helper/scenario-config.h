@@ -217,6 +217,10 @@ struct ScenarioConfig
     /// `fixed_length`: the run is meant to last until stop; work unfinished then is no failure.
     bool fixedLength{false};
     bool pcap{false};
+    /// `ranks`: MPI ranks the fabric is split over (1: one process). 1.
+    uint32_t ranks{1};
+    /// `partition`: "auto" (the shape's own), or "pods", "leaves", "slabs". "auto".
+    std::string partition{"auto"};
     TopologyConfig topology;
     SwitchConfig sw;
     NicConfig nic;

@@ -22,8 +22,9 @@ class Packet;
  *
  * The channel is the only place where two nodes interact: a frame handed to
  * Transmit() reaches the peer device after its serialization time plus the
- * propagation delay. Nothing else is shared between the two ends, which keeps
- * the door open for a rank-aware (MPI) channel later.
+ * propagation delay. Nothing else is shared between the two ends, so a link
+ * between two MPI ranks is the subclass FabricRemoteChannel (built with MPI
+ * only), which overrides Transmit() and Attach().
  */
 class FabricChannel : public Channel
 {
@@ -32,7 +33,7 @@ class FabricChannel : public Channel
     FabricChannel();
 
     /// Attach a device; the first call sets end A, the second end B.
-    void Attach(Ptr<FabricNetDevice> device);
+    virtual void Attach(Ptr<FabricNetDevice> device);
 
     /**
      * Carry a frame from \p src to the other end.
@@ -40,7 +41,7 @@ class FabricChannel : public Channel
      * \param src the transmitting device
      * \param txTime serialization time of the frame on this link
      */
-    void Transmit(Ptr<Packet> p, const FabricNetDevice* src, Time txTime) const;
+    virtual void Transmit(Ptr<Packet> p, const FabricNetDevice* src, Time txTime) const;
 
     /// \return the one-way propagation delay
     Time GetDelay() const;
