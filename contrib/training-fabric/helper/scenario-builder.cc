@@ -205,6 +205,14 @@ ScenarioRunner::Build()
     m_log.SetSelectors(m_cfg.trace.flows);
     m_log.SetAckedCallback(MakeCallback(&ScenarioRunner::MaybeStop, this));
     m_workloadDone = !m_engine && !m_traceRunner;
+    m_distributed = m_cfg.ranks > 1;
+    if (m_distributed && !m_workloadDone)
+    {
+        Simulator::Destroy();
+        throw ScenarioError(file + ": ranks: collective and trace workloads run on one rank only "
+                                   "(flow workloads split over ranks)");
+    }
+    const uint32_t rank = Simulator::GetSystemId();
     m_qps.reserve(m_cfg.workload.flows.size() + m_cfg.background.flows.size());
     for (const WorkloadConfig* w : {&m_cfg.workload, &m_cfg.background})
     {
@@ -214,10 +222,24 @@ ScenarioRunner::Build()
             Ptr<RdmaQueuePair> qp =
                 RdmaNic::Connect(m_topo->GetNic(f.src), m_topo->GetNic(f.dst), f.priority);
             qp->SetBaseRtt(m_topo->GetBaseRtt(f.src, f.dst, nic.mtu));
+            const bool srcLocal = m_topo->GetHostNode(f.src)->GetSystemId() == rank;
+            const bool dstLocal = m_topo->GetHostNode(f.dst)->GetSystemId() == rank;
+            m_localPending += (srcLocal ? 1 : 0) + (dstLocal ? 1 : 0);
             qp->SetRecvCompleteCallback(
-                [this, i](Ptr<RdmaQueuePair>, uint64_t, uint64_t) { m_log.Received(i); });
-            qp->SetSendCompleteCallback(
-                [this, i](Ptr<RdmaQueuePair>, uint64_t) { m_log.Acked(i); });
+                [this, i, dstLocal](Ptr<RdmaQueuePair>, uint64_t, uint64_t) {
+                    m_log.Received(i);
+                    if (m_distributed && dstLocal)
+                    {
+                        LocalFlowEnd();
+                    }
+                });
+            qp->SetSendCompleteCallback([this, i, srcLocal](Ptr<RdmaQueuePair>, uint64_t) {
+                m_log.Acked(i);
+                if (m_distributed && srcLocal)
+                {
+                    LocalFlowEnd();
+                }
+            });
             FlowLog::Flow rec;
             rec.src = f.src;
             rec.dst = f.dst;
@@ -230,7 +252,7 @@ ScenarioRunner::Build()
             Ptr<RdmaNic> src = m_topo->GetNic(f.src);
             const uint64_t bytes = f.bytes;
             // Under MPI, each rank starts the flows of its own hosts only.
-            if (m_topo->GetHostNode(f.src)->GetSystemId() == Simulator::GetSystemId())
+            if (srcLocal)
             {
                 Simulator::Schedule(f.start, [src, qp, bytes]() { src->PostSend(qp, bytes); });
             }
