@@ -2,8 +2,10 @@
 # training-fabric driver. Every subcommand builds first (incrementally).
 #   ./tf build                      install missing Debian packages, configure, build
 #   ./tf test [ctest args]          build, then run the whole test suite (ctest)
-#   ./tf run SCENARIO.json [--out DIR] [--set key.path=value ...]
-#                                   build, then run a scenario with build/bin/tf-run
+#   ./tf run SCENARIO.json [--out DIR] [--set key.path=value ...] [--ranks N [--engine granted|null]]
+#                                   build, then run a scenario with build/bin/tf-run; --ranks N:
+#                                   on N MPI ranks (mpirun), ns-3's granted-time-window
+#                                   (default) or null-message engine
 #   ./tf sweep SCENARIO.json --vary key=v1,v2,... [--vary ...] [--seeds N] [--jobs J] [--out DIR]
 #                                   build, then run the grid of runs in parallel, one table
 #   ./tf demo [--study NAME]        build, then run the flagship study (or examples/NAME/run.py)
@@ -22,7 +24,7 @@ set -euo pipefail
 # refuses to generate when that folder is missing.
 PACKAGES=(build-essential cmake ccache libns3-dev ns3 libgsl-dev libsqlite3-dev libxml2-dev
           libpython3-dev nlohmann-json3-dev libprotobuf-dev protobuf-compiler zlib1g-dev libgtest-dev
-          gnuplot-nox python3)
+          gnuplot-nox python3 libopenmpi-dev openmpi-bin)
 
 # The flagship study run by ./tf demo (relative to the repository root).
 DEMO_SCRIPT="examples/ecmp-vs-static/run.py"
@@ -110,10 +112,15 @@ build() {
     log "$BUILD_NAME/ was configured for another source tree; reconfiguring"
     rm -rf "$cache" "$BUILD/CMakeFiles"
   fi
-  if [[ ! -f "$cache" || ! ( -f "$BUILD/Makefile" || -f "$BUILD/build.ninja" ) ]]; then
+  # ns-3's src/mpi (the MPI engine) comes from the ns3 source package, as for
+  # ./tf dropin; a tree configured with another (or no) source is reconfigured.
+  local mpisrc
+  mpisrc="$(mpi_source)"
+  if [[ ! -f "$cache" || ! ( -f "$BUILD/Makefile" || -f "$BUILD/build.ninja" ) ]] ||
+     ! grep -qxF "TF_NS3_SOURCE:PATH=$mpisrc" "$cache"; then
     log "configuring $BUILD_NAME/ ($BUILD_TYPE${CMAKE_ARGS[*]:+ ${CMAKE_ARGS[*]}})"
     if ! cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE="$BUILD_TYPE" "${CMAKE_ARGS[@]}" \
-        >"$BUILD/configure.log" 2>&1; then
+        -DTF_NS3_SOURCE="$mpisrc" >"$BUILD/configure.log" 2>&1; then
       cat "$BUILD/configure.log" >&2
       die "configure failed (log: $BUILD_NAME/configure.log)"
     fi
@@ -193,6 +200,27 @@ dropin_fetch() {
     mv "$DROPIN/src.part" "$DROPIN/src"
 }
 
+# The ns-3.37 source tree whose src/mpi ./tf build compiles (TF_NS3_SOURCE, or
+# Debian's ns3 source package fetched once into build/ns3-dropin/ as for
+# ./tf dropin); empty, after one line saying so, when it cannot be had. A failed
+# fetch is not retried until build/ns3-dropin/fetch-failed is removed.
+mpi_source() {
+  if [[ -n "${TF_NS3_SOURCE:-}" ]]; then
+    realpath -m "$TF_NS3_SOURCE"
+    return 0
+  fi
+  if [[ ! -f "$DROPIN_TREE/src/mpi/model/distributed-simulator-impl.cc" ]]; then
+    mkdir -p "$DROPIN"
+    if [[ -f "$DROPIN/fetch-failed" ]] ||
+       ! { exec 8>"$DROPIN/.tf.lock" && flock 8 && dropin_fetch; } </dev/null >"$DROPIN/fetch.log" 2>&1; then
+      touch "$DROPIN/fetch-failed"
+      log "no MPI engine (--ranks unavailable): ns3 source package not fetched (build/ns3-dropin/fetch.log; rm build/ns3-dropin/fetch-failed to retry)"
+      return 0
+    fi
+  fi
+  echo "$DROPIN_TREE"
+}
+
 dropin_configure() {
   rm -f "$DROPIN/configured"
   (cd "$DROPIN_TREE" && ./ns3 configure "${DROPIN_CONFIGURE[@]}") &&
@@ -237,7 +265,25 @@ case "$cmd" in
     [[ $# -ge 1 ]] || { usage >&2; exit 2; }
     build
     # Runs in the caller's directory, so relative paths mean what they say.
-    exec "$BIN/tf-run" "$@"
+    # --ranks/--engine are ./tf's: mpirun starts N tf-run processes with --mpi.
+    ranks="" engine="granted" args=()
+    while [[ $# -gt 0 ]]; do
+      case "$1" in
+        --ranks | --engine)
+          [[ $# -ge 2 ]] || { log "$1 needs a value"; exit 2; }
+          if [[ "$1" == --ranks ]]; then ranks="$2"; else engine="$2"; fi
+          shift 2 ;;
+        *) args+=("$1"); shift ;;
+      esac
+    done
+    [[ -z "$ranks" || "$ranks" =~ ^[1-9][0-9]*$ ]] || { log "--ranks: expected a positive integer, got $ranks"; exit 2; }
+    [[ "$engine" == granted || "$engine" == null ]] || { log "--engine: expected granted or null, got $engine"; exit 2; }
+    [[ -z "$ranks" ]] && exec "$BIN/tf-run" "${args[@]}"
+    [[ -f "$BUILD/lib/libtraining-fabric-mpi.so" ]] ||
+      { log "--ranks: this build has no MPI engine (ns3 source or libopenmpi-dev missing; see ./tf build)"; exit 2; }
+    # Open MPI refuses root unless told (containers, CI).
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    exec mpirun --oversubscribe -np "$ranks" "$BIN/tf-run" "${args[@]}" --mpi "$engine"
     ;;
   sweep)
     build

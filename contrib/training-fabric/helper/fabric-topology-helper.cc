@@ -90,10 +90,49 @@ FabricTopologyHelper::Topology(const char* who)
     return m_topo;
 }
 
+void
+FabricTopologyHelper::SetRanks(uint32_t ranks)
+{
+    m_ranks = ranks;
+}
+
+const FabricPartition&
+FabricTopologyHelper::GetPartition() const
+{
+    return m_partition;
+}
+
+FabricPartition
+FabricTopologyHelper::MakePartition(uint32_t ranks) const
+{
+    if (ranks == 1)
+    {
+        return FabricPartition{}; // everything on rank 0, no scheme
+    }
+    throw std::invalid_argument("ranks: this topology has no partition over MPI ranks (fat-tree, "
+                                "leaf-spine and torus have); use one rank");
+}
+
+Ptr<FabricTopology>
+FabricTopologyHelper::Begin(const char* who)
+{
+    Ptr<FabricTopology> topo = Topology(who);
+    m_partition = MakePartition(m_ranks); // its scheme, even on one rank
+    if (m_ranks > 1)
+    {
+        topo->SetSystemIds(m_partition.hostRank, m_partition.switchRank);
+    }
+    return topo;
+}
+
 Ptr<FabricTopology>
 FabricTopologyHelper::Finish()
 {
     Ptr<FabricTopology> topo = Topology("Install");
+    if (m_ranks > 1 && m_partition.ranks != m_ranks)
+    {
+        MakePartition(m_ranks); // a shape whose Install() does not call Begin(): throws
+    }
     m_topo = nullptr;
     topo->Finalize();
     return topo;

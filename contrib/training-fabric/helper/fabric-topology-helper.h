@@ -7,6 +7,7 @@
 #define FABRIC_TOPOLOGY_HELPER_H
 
 #include "ns3/data-rate.h"
+#include "ns3/fabric-partition.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/nstime.h"
 
@@ -79,9 +80,24 @@ class FabricTopologyHelper
      */
     virtual Ptr<FabricTopology> Install() = 0;
 
+    /**
+     * Split the fabric over \p ranks MPI ranks (ns-3 system ids) with the
+     * shape's partition (FabricPartition: pods, leaves, slabs); 1, the
+     * default, keeps every node on rank 0. Install() throws
+     * std::invalid_argument for a shape without a partition or too few blocks.
+     */
+    void SetRanks(uint32_t ranks);
+    /// \return the partition Install() applied (ranks 1 and empty lists when none)
+    const FabricPartition& GetPartition() const;
+
   protected:
     /// The topology being built; throws when Install() already ran.
     Ptr<FabricTopology> Topology(const char* who);
+    /// Topology(), with the nodes placed on ranks as SetRanks asked: call it
+    /// first in Install(), once the shape is known.
+    Ptr<FabricTopology> Begin(const char* who);
+    /// The partition of this shape over \p ranks (default: none; throws for ranks > 1).
+    virtual FabricPartition MakePartition(uint32_t ranks) const;
     /// Finish: Finalize() and hand over the topology (the helper is spent).
     Ptr<FabricTopology> Finish();
 
@@ -92,6 +108,8 @@ class FabricTopologyHelper
 
   private:
     Ptr<FabricTopology> m_topo;
+    uint32_t m_ranks{1};         //!< SetRanks
+    FabricPartition m_partition; //!< applied by Begin()
 };
 
 } // namespace ns3

@@ -86,7 +86,7 @@ FatTreeHelper::Install()
     {
         throw std::invalid_argument("fat-tree: a switch would need more than 65535 ports");
     }
-    Ptr<FabricTopology> topo = Topology("FatTreeHelper::Install");
+    Ptr<FabricTopology> topo = Begin("FatTreeHelper::Install");
     for (uint32_t p = 0; p < m_pods; ++p)
     {
         for (uint32_t e = 0; e < m_edges; ++e)
@@ -140,6 +140,12 @@ FatTreeHelper::Install()
         }
     }
     return Finish();
+}
+
+FabricPartition
+FatTreeHelper::MakePartition(uint32_t ranks) const
+{
+    return FabricPartition::Pods(m_pods, m_edges, m_aggs, m_hosts, m_aggs * m_coresPerAgg, ranks);
 }
 
 } // namespace ns3

@@ -58,6 +58,9 @@ class FatTreeHelper : public FabricTopologyHelper
     /// Switch index of core \p c.
     uint32_t GetCore(uint32_t c) const;
 
+  protected:
+    FabricPartition MakePartition(uint32_t ranks) const override;
+
   private:
     uint32_t m_pods{4};
     uint32_t m_edges{2};

@@ -51,7 +51,7 @@ LeafSpineHelper::Install()
     {
         throw std::invalid_argument("leaf-spine: link rates must be positive");
     }
-    Ptr<FabricTopology> topo = Topology("LeafSpineHelper::Install");
+    Ptr<FabricTopology> topo = Begin("LeafSpineHelper::Install");
     for (uint32_t l = 0; l < m_leaves; ++l)
     {
         topo->AddSwitch("leaf" + std::to_string(l));
@@ -129,6 +129,12 @@ uint32_t
 LeafSpineHelper::GetDownlinkPort(uint32_t leaf, uint32_t k) const
 {
     return leaf * m_linksPerPair + k;
+}
+
+FabricPartition
+LeafSpineHelper::MakePartition(uint32_t ranks) const
+{
+    return FabricPartition::Leaves(m_leaves, m_spines, m_hostsPerLeaf, ranks);
 }
 
 } // namespace ns3

@@ -67,6 +67,9 @@ class LeafSpineHelper : public FabricTopologyHelper
     /// \return spine port of the k-th link to leaf \p leaf
     uint32_t GetDownlinkPort(uint32_t leaf, uint32_t k = 0) const;
 
+  protected:
+    FabricPartition MakePartition(uint32_t ranks) const override;
+
   private:
     uint32_t m_leaves{2};
     uint32_t m_spines{2};

@@ -150,6 +150,7 @@ ScenarioRunner::Build()
     }
     ls.SetNicAttribute("CnpInterval", TimeValue(nic.cnpInterval));
 
+    ls.SetRanks(m_cfg.ranks);
     try
     {
         m_topo = ls.Install();
@@ -158,6 +159,14 @@ ScenarioRunner::Build()
     {
         Simulator::Destroy();
         throw ScenarioError(file + ": topology/switch: " + e.what());
+    }
+    const std::string& scheme = ls.GetPartition().scheme;
+    if (m_cfg.partition != "auto" && m_cfg.partition != scheme)
+    {
+        Simulator::Destroy();
+        throw ScenarioError(file + ": partition: expected \"auto\"" +
+                            (scheme.empty() ? std::string() : " or \"" + scheme + "\"") +
+                            " for this topology, got \"" + m_cfg.partition + "\"");
     }
     m_built = true;
 
@@ -219,6 +228,21 @@ ScenarioRunner::Build()
     m_log.SetSelectors(m_cfg.trace.flows);
     m_log.SetAckedCallback(MakeCallback(&ScenarioRunner::MaybeStop, this));
     m_workloadDone = !m_engine && !m_traceRunner;
+    m_distributed = m_cfg.ranks > 1;
+    if (m_distributed && !m_workloadDone)
+    {
+        Simulator::Destroy();
+        throw ScenarioError(file + ": ranks: collective and trace workloads run on one rank only "
+                                   "(flow workloads split over ranks)");
+    }
+    if (m_distributed && !m_cfg.events.empty())
+    {
+        // A FabricRemoteChannel hands frames to MPI at once: it cannot lose
+        // frames in flight, so link events would mean something else there.
+        Simulator::Destroy();
+        throw ScenarioError(file + ": events: link events run on one rank only");
+    }
+    const uint32_t rank = Simulator::GetSystemId();
     m_qps.reserve(m_cfg.workload.flows.size() + m_cfg.background.flows.size());
     for (const WorkloadConfig* w : {&m_cfg.workload, &m_cfg.background})
     {
@@ -228,10 +252,24 @@ ScenarioRunner::Build()
             Ptr<RdmaQueuePair> qp =
                 RdmaNic::Connect(m_topo->GetNic(f.src), m_topo->GetNic(f.dst), f.priority);
             qp->SetBaseRtt(m_topo->GetBaseRtt(f.src, f.dst, nic.mtu));
+            const bool srcLocal = m_topo->GetHostNode(f.src)->GetSystemId() == rank;
+            const bool dstLocal = m_topo->GetHostNode(f.dst)->GetSystemId() == rank;
+            m_localPending += (srcLocal ? 1 : 0) + (dstLocal ? 1 : 0);
             qp->SetRecvCompleteCallback(
-                [this, i](Ptr<RdmaQueuePair>, uint64_t, uint64_t) { m_log.Received(i); });
-            qp->SetSendCompleteCallback(
-                [this, i](Ptr<RdmaQueuePair>, uint64_t) { m_log.Acked(i); });
+                [this, i, dstLocal](Ptr<RdmaQueuePair>, uint64_t, uint64_t) {
+                    m_log.Received(i);
+                    if (m_distributed && dstLocal)
+                    {
+                        LocalFlowEnd();
+                    }
+                });
+            qp->SetSendCompleteCallback([this, i, srcLocal](Ptr<RdmaQueuePair>, uint64_t) {
+                m_log.Acked(i);
+                if (m_distributed && srcLocal)
+                {
+                    LocalFlowEnd();
+                }
+            });
             FlowLog::Flow rec;
             rec.src = f.src;
             rec.dst = f.dst;
@@ -243,7 +281,11 @@ ScenarioRunner::Build()
             m_qps.push_back(qp);
             Ptr<RdmaNic> src = m_topo->GetNic(f.src);
             const uint64_t bytes = f.bytes;
-            Simulator::Schedule(f.start, [src, qp, bytes]() { src->PostSend(qp, bytes); });
+            // Under MPI, each rank starts the flows of its own hosts only.
+            if (srcLocal)
+            {
+                Simulator::Schedule(f.start, [src, qp, bytes]() { src->PostSend(qp, bytes); });
+            }
         }
     }
 

@@ -76,6 +76,8 @@ ParseScenarioText(const std::string& jsonText,
                  "fixed_length",
                  "pcap",
                  "scheduler",
+                 "ranks",
+                 "partition",
                  "topology",
                  "switch",
                  "nic",
@@ -129,6 +131,9 @@ ParseScenarioText(const std::string& jsonText,
         }
         cfg.scheduler = root.Str("scheduler", kSchedulers.front().first, names);
     }
+    // MPI ranks the fabric is split over (the model doc's distributed engine).
+    cfg.ranks = static_cast<uint32_t>(root.UInt("ranks", 1, 1, 65535));
+    cfg.partition = root.Str("partition", "auto", {"auto", "pods", "leaves", "slabs"});
 
     // topology: its type's registered member reads the rest
     {

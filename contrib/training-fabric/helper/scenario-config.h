@@ -234,6 +234,10 @@ struct ScenarioConfig
      * are the same with each, only the speed differs). "quad-heap".
      */
     std::string scheduler{"quad-heap"};
+    /// `ranks`: MPI ranks the fabric is split over (1: one process). 1.
+    uint32_t ranks{1};
+    /// `partition`: "auto" (the shape's own), or "pods", "leaves", "slabs". "auto".
+    std::string partition{"auto"};
     TopologyConfig topology;
     SwitchConfig sw;
     NicConfig nic;

@@ -145,6 +145,10 @@ ScenarioRunner::DoneFraction() const
 bool
 ScenarioRunner::AllDone() const
 {
+    if (m_distributed)
+    {
+        return m_localPending == 0;
+    }
     if (m_log.GetOutstanding() > 0)
     {
         return false;
@@ -221,8 +225,24 @@ ScenarioRunner::WorkloadDone()
 }
 
 void
+ScenarioRunner::LocalFlowEnd()
+{
+    if (--m_localPending == 0)
+    {
+        // Periodic sampling ends here; the run itself ends when every rank's
+        // queue is empty, or at the scenario's stop (congestion-control timers,
+        // DCQCN's for one, keep a rank's queue busy until then).
+        m_localDone = Simulator::Now();
+    }
+}
+
+void
 ScenarioRunner::MaybeStop()
 {
+    if (m_distributed)
+    {
+        return; // LocalFlowEnd; ns-3's engine ends the run
+    }
     // The run ends when the workload is done and every flow acknowledged.
     if (m_workloadDone && m_log.GetOutstanding() == 0)
     {
@@ -269,7 +289,10 @@ ScenarioRunner::Sample()
     {
         m_progress->Poll(); // redraws about once a second of wall time
     }
-    Simulator::Schedule(m_cfg.trace.interval, &ScenarioRunner::Sample, this);
+    if (!m_distributed || m_localPending > 0)
+    {
+        Simulator::Schedule(m_cfg.trace.interval, &ScenarioRunner::Sample, this);
+    }
 }
 
 void
@@ -277,7 +300,17 @@ ScenarioRunner::Run()
 {
     NS_ABORT_MSG_UNLESS(m_built && !m_ran, "ScenarioRunner::Run: Build() once, then Run() once");
     m_ran = true;
-    if (!m_log.GetFlows().empty() || m_engine || m_traceRunner)
+    if (m_distributed)
+    {
+        // No global stop (see m_distributed); no stall detector either: a
+        // rank sees only its own switches' pauses.
+        if (m_localPending > 0)
+        {
+            Simulator::Stop(m_cfg.stop);
+            Simulator::Schedule(Time(0), &ScenarioRunner::Sample, this);
+        }
+    }
+    else if (!m_log.GetFlows().empty() || m_engine || m_traceRunner)
     {
         Simulator::Stop(m_cfg.stop);
         Simulator::Schedule(Time(0), &ScenarioRunner::Sample, this);
@@ -299,7 +332,8 @@ ScenarioRunner::Run()
         m_progress->Finish();
     }
     m_totals.simWallS = std::chrono::duration<double>(t1 - t0).count();
-    m_endTime = Simulator::Now();
+    // On several ranks, the end of this rank's part of the work.
+    m_endTime = m_distributed && m_localPending == 0 ? m_localDone : Simulator::Now();
     m_totals.simTimeS = m_endTime.GetSeconds();
     m_totals.events = Simulator::GetEventCount();
     Collect();

@@ -173,6 +173,14 @@ class ScenarioRunner
     double m_queueSampleSum{0};            //!< sum of sampled largest switch queues
     uint64_t m_queueSamples{0};
     uint64_t m_cnpSent{0};
+    // On several MPI ranks (ranks > 1) no rank can stop the others: a rank
+    // counts the flow ends it sees (acks of its hosts' flows, receptions at
+    // its hosts), and once they are all in it stops sampling; the run ends
+    // when every rank's queue is empty or at the scenario's stop.
+    bool m_distributed{false};
+    uint64_t m_localPending{0}; //!< flow ends this rank still waits for
+    Time m_localDone;           //!< when the last of them came
+    void LocalFlowEnd();
     bool m_built{false};
     bool m_ran{false};
     RunProgress* m_progress{nullptr};

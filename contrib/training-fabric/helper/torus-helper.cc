@@ -158,7 +158,7 @@ TorusHelper::Install()
     {
         throw std::invalid_argument("torus: needs at least two vertices");
     }
-    Ptr<FabricTopology> topo = Topology("TorusHelper::Install");
+    Ptr<FabricTopology> topo = Begin("TorusHelper::Install");
     const uint32_t nv = static_cast<uint32_t>(n);
     for (uint32_t v = 0; v < nv; ++v)
     {
@@ -246,6 +246,12 @@ TorusHelper::InstallDimensionOrderRouting(Ptr<FabricTopology> topo) const
             sw->SetRoute(h, port);
         }
     }
+}
+
+FabricPartition
+TorusHelper::MakePartition(uint32_t ranks) const
+{
+    return FabricPartition::Slabs(m_dims, ranks);
 }
 
 } // namespace ns3

@@ -69,6 +69,9 @@ class TorusHelper : public FabricTopologyHelper
     /// \return the minimal number of torus links between vertices a and b
     uint32_t GetDistance(uint32_t a, uint32_t b) const;
 
+  protected:
+    FabricPartition MakePartition(uint32_t ranks) const override;
+
   private:
     uint32_t Neighbour(uint32_t v, uint32_t d, bool up) const;
 

@@ -22,8 +22,9 @@ class Packet;
  *
  * The channel is the only place where two nodes interact: a frame handed to
  * Transmit() reaches the peer device after its serialization time plus the
- * propagation delay. Nothing else is shared between the two ends, which keeps
- * the door open for a rank-aware (MPI) channel later.
+ * propagation delay. Nothing else is shared between the two ends, so a link
+ * between two MPI ranks is the subclass FabricRemoteChannel (built with MPI
+ * only), which overrides Transmit() and Attach().
  *
  * A link may go down and up during a run (SetLinkUp, used by LinkEvents).
  * Frames on the wire when it goes down, and frames handed to it while it is
@@ -39,7 +40,7 @@ class FabricChannel : public Channel
     FabricChannel();
 
     /// Attach a device; the first call sets end A, the second end B.
-    void Attach(Ptr<FabricNetDevice> device);
+    virtual void Attach(Ptr<FabricNetDevice> device);
 
     /**
      * Carry a frame from \p src to the other end.
@@ -47,7 +48,7 @@ class FabricChannel : public Channel
      * \param src the transmitting device
      * \param txTime serialization time of the frame on this link
      */
-    void Transmit(Ptr<Packet> p, const FabricNetDevice* src, Time txTime) const;
+    virtual void Transmit(Ptr<Packet> p, const FabricNetDevice* src, Time txTime) const;
 
     /**
      * Prepare the channel for link state changes (call before the run, before

@@ -104,11 +104,41 @@ FabricTopology::SetNicAttribute(const std::string& name, const AttributeValue& v
     m_nicFactory.Set(name, value);
 }
 
+void
+FabricTopology::SetSystemIds(std::vector<uint32_t> hostRank, std::vector<uint32_t> switchRank)
+{
+    const auto remote = [](const std::vector<uint32_t>& v) {
+        return std::any_of(v.begin(), v.end(), [](uint32_t r) { return r != 0; });
+    };
+    if (remote(hostRank) || remote(switchRank))
+    {
+        TypeId tid;
+        if (!TypeId::LookupByNameFailSafe("ns3::FabricRemoteChannel", &tid))
+        {
+            throw std::invalid_argument("ranks: this program was built without MPI (no "
+                                        "ns3::FabricRemoteChannel); use one rank");
+        }
+        m_remoteChannelFactory.SetTypeId(tid);
+    }
+    m_hostRank = std::move(hostRank);
+    m_switchRank = std::move(switchRank);
+}
+
+namespace
+{
+/// Rank of node \p i in \p ranks (0 beyond the list).
+uint32_t
+RankOf(const std::vector<uint32_t>& ranks, std::size_t i)
+{
+    return i < ranks.size() ? ranks[i] : 0;
+}
+} // namespace
+
 uint32_t
 FabricTopology::AddHost()
 {
     HostEntry h;
-    h.node = CreateObject<Node>();
+    h.node = CreateObject<Node>(RankOf(m_hostRank, m_hosts.size()));
     h.nic = m_nicFactory.Create<RdmaNic>();
     h.node->AggregateObject(h.nic);
     m_hosts.push_back(h);
@@ -119,7 +149,7 @@ uint32_t
 FabricTopology::AddSwitch(const std::string& name)
 {
     SwitchEntry s;
-    s.node = CreateObject<Node>();
+    s.node = CreateObject<Node>(RankOf(m_switchRank, m_switches.size()));
     s.sw = CreateObject<FabricSwitch>();
     s.sw->SetAttribute("Mmu", PointerValue(m_mmuFactory.Create<SharedBufferMmu>()));
     s.sw->SetName(name);
@@ -146,7 +176,10 @@ FabricTopology::AddLink(Endpoint a,
                         DataRate rate,
                         Time delay)
 {
-    Ptr<FabricChannel> ch = CreateObject<FabricChannel>();
+    // A link between two ranks: the channel that hands frames to MPI.
+    Ptr<FabricChannel> ch = da->GetNode()->GetSystemId() == db->GetNode()->GetSystemId()
+                                ? CreateObject<FabricChannel>()
+                                : m_remoteChannelFactory.Create<FabricChannel>();
     ch->SetAttribute("Delay", TimeValue(delay));
     da->Attach(ch);
     db->Attach(ch);

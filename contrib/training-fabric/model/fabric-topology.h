@@ -94,6 +94,15 @@ class FabricTopology : public Object
     /// Attributes applied to every RdmaNic.
     void SetNicAttribute(const std::string& name, const AttributeValue& value);
 
+    /**
+     * Place the nodes created from now on on MPI ranks (ns-3 system ids):
+     * host i on \p hostRank[i], switch i on \p switchRank[i], rank 0 beyond
+     * the lists. A link whose ends are on different ranks gets a channel of
+     * type ns3::FabricRemoteChannel (built only with MPI: without it this
+     * throws std::invalid_argument when any rank is not 0).
+     */
+    void SetSystemIds(std::vector<uint32_t> hostRank, std::vector<uint32_t> switchRank);
+
     /// Add a host (node, NIC); returns its index.
     uint32_t AddHost();
     /// Add a switch; returns its index.
@@ -226,6 +235,9 @@ class FabricTopology : public Object
     /// Links of one shortest path (first next hop at every switch).
     std::vector<uint32_t> FirstPathLinks(uint32_t src, uint32_t dst) const;
 
+    std::vector<uint32_t> m_hostRank;     //!< SetSystemIds
+    std::vector<uint32_t> m_switchRank;   //!< SetSystemIds
+    ObjectFactory m_remoteChannelFactory; //!< channels of links that cross ranks
     ObjectFactory m_deviceFactory;
     ObjectFactory m_mmuFactory;
     ObjectFactory m_nicFactory;

@@ -3,6 +3,11 @@
  *
  * tf-run: run a training-fabric scenario file. See README.md.
  *   tf-run SCENARIO.json [--out DIR] [--set key.path=value ...] [--progress | --quiet]
+ *          [--mpi granted|null]
+ * --mpi (under mpirun, in a build with MPI): ns-3's distributed engine,
+ * granted-time window (DistributedSimulatorImpl) or null messages
+ * (NullMessageSimulatorImpl), the fabric split over the MPI ranks ("ranks"
+ * set to their number). Rank 0 writes to DIR, rank r to DIR.rank<r>.
  * Progress (set-up phases, then one line refreshed about once a second) goes
  * to stderr when it is a terminal, or always with --progress; --quiet turns
  * it off. Results are the same either way.
@@ -12,6 +17,11 @@
 #include "ns3/run-control.h"
 #include "ns3/run-progress.h"
 #include "ns3/scenario-runner.h"
+#ifdef TF_HAVE_MPI
+#include "ns3/global-value.h"
+#include "ns3/mpi-interface.h"
+#include "ns3/string.h"
+#endif
 
 #include <iostream>
 #include <memory>
@@ -25,23 +35,26 @@ int
 main(int argc, char** argv)
 {
     const char* usage = "usage: tf-run SCENARIO.json [--out DIR] [--set key.path=value ...] "
-                        "[--progress | --quiet]";
+                        "[--progress | --quiet] [--mpi granted|null]";
     std::string path;
     std::string out;
     std::vector<std::string> sets;
+    std::string engine; // --mpi
     const bool terminal = isatty(STDERR_FILENO) == 1;
     bool progress = terminal;
     for (int i = 1; i < argc; ++i)
     {
         std::string a = argv[i];
-        if (a == "--out" || a == "--set")
+        if (a == "--out" || a == "--set" || a == "--mpi")
         {
             if (i + 1 >= argc)
             {
                 std::cerr << "tf-run: " << a << " needs a value\n" << usage << "\n";
                 return ExitCode::kBadInput;
             }
-            (a == "--out" ? out : (sets.emplace_back(), sets.back())) = argv[++i];
+            (a == "--out"   ? out
+             : a == "--mpi" ? engine
+                            : (sets.emplace_back(), sets.back())) = argv[++i];
         }
         else if (a == "--progress" || a == "--quiet")
         {
@@ -72,6 +85,37 @@ main(int argc, char** argv)
         std::cerr << usage << "\n";
         return ExitCode::kBadInput;
     }
+    if (!engine.empty() && engine != "granted" && engine != "null")
+    {
+        std::cerr << "tf-run: --mpi: expected granted or null, got " << engine << "\n";
+        return ExitCode::kBadInput;
+    }
+#ifdef TF_HAVE_MPI
+    if (!engine.empty())
+    {
+        GlobalValue::Bind("SimulatorImplementationType",
+                          StringValue(engine == "granted" ? "ns3::DistributedSimulatorImpl"
+                                                          : "ns3::NullMessageSimulatorImpl"));
+        MpiInterface::Enable(&argc, &argv);
+        const uint32_t rank = MpiInterface::GetSystemId();
+        sets.push_back("ranks=" + std::to_string(MpiInterface::GetSize()));
+        if (rank > 0)
+        {
+            out =
+                (out.empty() ? std::string("results/rank") : out + ".rank") + std::to_string(rank);
+            progress = false;
+        }
+        const int code = RunScenarioFile(path, out, sets, nullptr);
+        MpiInterface::Disable();
+        return code;
+    }
+#else
+    if (!engine.empty())
+    {
+        std::cerr << "tf-run: --mpi: this build has no MPI engine (./tf build says why)\n";
+        return ExitCode::kBadInput;
+    }
+#endif
     std::unique_ptr<RunProgress> shown;
     if (progress)
     {
