@@ -656,7 +656,7 @@ INSTANTIATE_TEST_SUITE_P(
         // the load-balancing modes' keys, and the out-of-order NIC's
         BadCase{"spray_key_under_ecmp",
                 {"routing.spray=\"random\""},
-                {"routing.spray: unknown key (valid: mode, hash, seed, pins)"}},
+                {"routing.spray: unknown key (valid: mode, hash, seed, reconvergence, pins)"}},
         BadCase{"flowlet_select",
                 {"routing.mode=\"flowlet\"", "routing.flowlet_select=\"x\""},
                 {"routing.flowlet_select: expected one of random, hash"}},
