@@ -343,7 +343,9 @@ def cases():
         Case("cli-out-no-value", args=["--out"], text="--out needs a value", out=False),
     ]
     # -- ./tf sweep (tools/sweep.py): its own syntax, and tf-run's first error line
-    V = lambda *args, **kw: Case("sweep-" + args[0], args=list(args[1:]), sweep=True, **kw)
+    # (--quiet: with 2 jobs a good run may finish, and print its progress line,
+    # before the bad one fails; the error must still be the only line.)
+    V = lambda *args, **kw: Case("sweep-" + args[0], args=["--quiet"] + list(args[1:]), sweep=True, **kw)
     c += [
         V("no-vary", text="nothing to sweep: give --vary key=v1,v2,... or --seeds N"),
         V("vary-no-equals", "--vary", "nic.cc", text="--vary nic.cc: expected key=v1,v2,..."),
