@@ -191,6 +191,7 @@ def main(argv):
         return 2
     try:
         merge(args[0], int(args[1]), "--keep-ranks" in argv)
+        print("  %s ranks' results merged in %s/" % (args[1], args[0]))
     except (MergeError, OSError, ValueError, KeyError) as e:
         print("merge-ranks: %s" % e, file=sys.stderr)
         return 1
