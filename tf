@@ -299,7 +299,7 @@ case "$cmd" in
       name="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("name",""))' \
               "${args[0]}" 2>/dev/null || true)"
     fi
-    [[ -n "$out" || -n "$name" ]] && { out="${out:-results/$name}"; args+=(--out "$out"); }
+    if [[ -z "$out" && -n "$name" ]]; then out="results/$name"; args+=(--out "$out"); fi
     rc=0
     mpirun --oversubscribe -np "$ranks" "$BIN/tf-run" "${args[@]}" --mpi "$engine" || rc=$?
     # One set of result files, as a one-process run writes (tools/merge-ranks.py).

@@ -24,7 +24,7 @@ imports merge() from here. The rules (model doc, "Distributed engine"):
  - fct_by_size*.csv and files only one rank could write fully are not kept.
 Exit 1 with one line on a missing folder or conflicting ranks.
 """
-import csv, io, json, math, os, shutil, sys
+import csv, json, math, os, shutil, sys
 
 SUMMED = ["flows_completed", "bytes_delivered", "bytes_acked", "data_packets",
           "retransmitted_packets", "timeouts", "out_of_order_packets", "pfc_pause_frames",
@@ -81,7 +81,7 @@ def merge_flows(tables, where):
 def slowdowns(flows):
     """(fct seconds, slowdown) of every received flow, as tf-run computes them."""
     h = flows[0]
-    start, fct, ideal = h.index("start_s"), h.index("fct_s"), h.index("ideal_fct_s")
+    fct, ideal = h.index("fct_s"), h.index("ideal_fct_s")
     out = []
     for r in flows[1:]:
         if r[fct] == "":
