@@ -5,9 +5,10 @@
     merge-ranks.py DIR RANKS [--keep-ranks]
 
 Rank 0 wrote DIR, rank r wrote DIR.rank<r>. Afterwards DIR holds one
-summary.json, flows.csv, scenario.json and (if any) collectives.csv in the
-format of a one-process run, and the DIR.rank<r> folders are gone (moved to
-DIR/ranks/<r>/ with --keep-ranks, rank 0's own files copied to DIR/ranks/0/).
+summary.json, flows.csv, fct_by_size.csv, scenario.json and (if any)
+collectives.csv in the format of a one-process run, and the DIR.rank<r>
+folders are gone (moved to DIR/ranks/<r>/ with --keep-ranks, rank 0's own
+files copied to DIR/ranks/0/).
 `./tf run --ranks N` calls it after mpirun returns; test/mpi/same-answer.py
 imports merge() from here. The rules (model doc, "Distributed engine"):
  - flows.csv: each field of a flow is known to exactly one rank (finish time
@@ -21,7 +22,8 @@ imports merge() from here. The rules (model doc, "Distributed engine"):
    FCT-slowdown figures are recomputed from the merged flows as tf-run does;
    mean_queue_bytes is the largest rank's mean (a lower bound: the one-process
    figure is the mean over samples of the largest queue of all ranks).
- - fct_by_size*.csv and files only one rank could write fully are not kept.
+ - fct_by_size.csv: recomputed from the merged flows; fct_by_size_background.csv
+   is not kept (flows.csv does not say which flows are the background's).
 Exit 1 with one line on a missing folder or conflicting ranks.
 """
 import csv, json, math, os, shutil, sys
@@ -32,7 +34,6 @@ SUMMED = ["flows_completed", "bytes_delivered", "bytes_acked", "data_packets",
           "peak_rss_bytes", "events"]
 MAXED = ["sim_time_s", "wall_s", "setup_wall_s", "simulation_wall_s", "max_queue_bytes",
          "max_buffer_bytes"]
-DROPPED = ["fct_by_size.csv", "fct_by_size_background.csv"]
 WORST = ["completed", "stop_reached", "stalled"]  # outcome, best first
 
 
@@ -79,20 +80,36 @@ def merge_flows(tables, where):
 
 
 def slowdowns(flows):
-    """(fct seconds, slowdown) of every received flow, as tf-run computes them."""
+    """(fct seconds, slowdown, bytes) of every received flow, as tf-run computes them."""
     h = flows[0]
-    fct, ideal = h.index("fct_s"), h.index("ideal_fct_s")
+    fct, ideal, size = h.index("fct_s"), h.index("ideal_fct_s"), h.index("bytes")
     out = []
     for r in flows[1:]:
         if r[fct] == "":
             continue
         f = ps(r[fct]) / 1e12
         i = ps(r[ideal]) / 1e12 if r[ideal] else 0.0
-        out.append((f, f / i if i > 0 else 1.0))
+        out.append((f, f / i if i > 0 else 1.0, int(r[size])))
     return out
 
 
-def merge_summary(sums, flows):
+def fct_by_size_csv(fs, buckets=20):
+    """tf-run's fct_by_size.csv (SlowdownBySize, poisson-traffic.h): flows
+    sorted by size in `buckets` groups of equal count, nearest-rank p50, p95
+    and p99 of the slowdown floored at 1."""
+    flows = sorted((b, s) for _, s, b in fs)
+    n = len(flows)
+    nb = min(max(buckets, 1), n)
+    text = "bucket,min_bytes,max_bytes,flows,p50_slowdown,p95_slowdown,p99_slowdown\n"
+    for i in range(nb):
+        lo, hi = i * n // nb, (i + 1) * n // nb
+        s = sorted(max(1.0, x) for _, x in flows[lo:hi])
+        p = [s[min(len(s), max(math.ceil(q / 100 * len(s)), 1)) - 1] for q in (50, 95, 99)]
+        text += "%d,%d,%d,%d,%.4f,%.4f,%.4f\n" % (i, flows[lo][0], flows[hi - 1][0], hi - lo, *p)
+    return text
+
+
+def merge_summary(sums, fs):
     j = json.loads(json.dumps(sums[0]))  # rank 0's order and its own fields
     for k in SUMMED:
         if k in j:
@@ -106,9 +123,8 @@ def merge_summary(sums, flows):
     j["drops"]["total"] = sum(v for k, v in j["drops"].items() if k != "total")
     worst = max(sums, key=lambda s: WORST.index(s["outcome"]))
     j["outcome"] = worst["outcome"]
-    fs = slowdowns(flows)
-    slow = sorted(s for _, s in fs)
-    fct = sorted(f for f, _ in fs)
+    slow = sorted(s for _, s, _ in fs)
+    fct = sorted(f for f, _, _ in fs)
     mean = 0.0
     for s in slow:
         mean += s
@@ -161,7 +177,8 @@ def merge(out, ranks, keep_ranks=False):
     for d in dirs:
         with open(os.path.join(d, "summary.json"), encoding="utf-8") as f:
             sums.append(json.load(f))
-    summary = merge_summary(sums, flows)
+    fs = slowdowns(flows)
+    summary = merge_summary(sums, fs)
     if keep_ranks:
         os.makedirs(os.path.join(out, "ranks"), exist_ok=True)
         keep0 = os.path.join(out, "ranks", "0")
@@ -173,9 +190,11 @@ def merge(out, ranks, keep_ranks=False):
             shutil.move(d, dest)
         else:
             shutil.rmtree(d)
-    for name in DROPPED:
-        if os.path.exists(os.path.join(out, name)):
-            os.remove(os.path.join(out, name))
+    if os.path.exists(os.path.join(out, "fct_by_size_background.csv")):
+        os.remove(os.path.join(out, "fct_by_size_background.csv"))
+    if len(flows) > 1:
+        with open(os.path.join(out, "fct_by_size.csv"), "w") as f:
+            f.write(fct_by_size_csv(fs))
     with open(os.path.join(out, "flows.csv"), "w", newline="") as f:
         f.write(dump_csv(flows))
     with open(os.path.join(out, "summary.json"), "w", encoding="utf-8") as f:

@@ -7,7 +7,7 @@ ranks with each of ns-3's engines (granted-time window, null messages), merges
 the ranks' folders with the product's own merge (tools/merge-ranks.py, which
 `./tf run --ranks` runs), then checks that the merged files are the
 one-process run's:
- - flows.csv: byte-identical;
+ - flows.csv and fct_by_size.csv: byte-identical;
  - summary.json: equal but for the machine-dependent fields (*wall_s,
    peak_rss_bytes) and those the model doc says cannot be merged exactly
    (events, cc.mean_queue_bytes).
@@ -73,7 +73,7 @@ def main():
             scen = os.path.join(HERE, name)
             seq = os.path.join(tmp, name + ".seq")
             run([tfrun, scen, "--out", seq, "--quiet"])
-            ref_flows = read(os.path.join(seq, "flows.csv"))
+            ref_csv = {f: read(os.path.join(seq, f)) for f in ("flows.csv", "fct_by_size.csv")}
             ref = json.load(open(os.path.join(seq, "summary.json")))
             assert ref["outcome"] == "completed", name
             assert ref["pfc_pause_frames"] > 0 and ref["cc"]["cnp_sent"] > 0, \
@@ -89,8 +89,9 @@ def main():
                 if not bad:
                     if os.path.exists(out + ".rank1"):
                         bad.append("rank 1's folder left after the merge")
-                    if read(os.path.join(out, "flows.csv")) != ref_flows:
-                        bad.append("flows.csv differs")
+                    for f, text in ref_csv.items():
+                        if read(os.path.join(out, f)) != text:
+                            bad.append(f + " differs")
                     # Line by line, so the format is checked too; a line of
                     # an uncompared field only needs the same key.
                     got = open(os.path.join(out, "summary.json")).read().splitlines()
