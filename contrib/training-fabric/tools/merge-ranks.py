@@ -20,8 +20,9 @@ imports merge() from here. The rules (model doc, "Distributed engine"):
    sim_time_s, max_queue_bytes, max_buffer_bytes and the wall times are the
    largest rank's; peak_rss_bytes and events are summed over the ranks;
    FCT-slowdown figures are recomputed from the merged flows as tf-run does;
-   mean_queue_bytes is the largest rank's mean (a lower bound: the one-process
-   figure is the mean over samples of the largest queue of all ranks).
+   mean_queue_bytes is the largest rank's mean (an approximation: the
+   one-process figure is the mean over samples of the largest queue of all
+   ranks, which the ranks' means do not determine).
  - fct_by_size.csv: recomputed from the merged flows; fct_by_size_background.csv
    is not kept (flows.csv does not say which flows are the background's).
 Exit 1 with one line on a missing folder or conflicting ranks.
