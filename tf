@@ -2,10 +2,12 @@
 # training-fabric driver. Every subcommand builds first (incrementally).
 #   ./tf build                      install missing Debian packages, configure, build
 #   ./tf test [ctest args]          build, then run the whole test suite (ctest)
-#   ./tf run SCENARIO.json [--out DIR] [--set key.path=value ...] [--ranks N [--engine granted|null]]
+#   ./tf run SCENARIO.json [--out DIR] [--set key.path=value ...]
+#            [--ranks N [--engine granted|null] [--keep-ranks]]
 #                                   build, then run a scenario with build/bin/tf-run; --ranks N:
 #                                   on N MPI ranks (mpirun), ns-3's granted-time-window
-#                                   (default) or null-message engine
+#                                   (default) or null-message engine, the ranks' results merged
+#                                   into DIR (--keep-ranks: each rank's own in DIR/ranks/R/)
 #   ./tf sweep SCENARIO.json --vary key=v1,v2,... [--vary ...] [--seeds N] [--jobs J] [--out DIR]
 #                                   build, then run the grid of runs in parallel, one table
 #   ./tf demo [--study NAME]        build, then run the flagship study (or examples/NAME/run.py)
@@ -266,16 +268,24 @@ case "$cmd" in
     build
     # Runs in the caller's directory, so relative paths mean what they say.
     # --ranks/--engine are ./tf's: mpirun starts N tf-run processes with --mpi.
-    ranks="" engine="granted" args=()
+    ranks="" engine="granted" keep="" out="" name="" args=()
     while [[ $# -gt 0 ]]; do
       case "$1" in
         --ranks | --engine)
           [[ $# -ge 2 ]] || { log "$1 needs a value"; exit 2; }
           if [[ "$1" == --ranks ]]; then ranks="$2"; else engine="$2"; fi
           shift 2 ;;
+        --keep-ranks) keep="$1"; shift ;;
+        --out | --set)
+          # Seen here too: the ranks' folders are merged into the output directory.
+          [[ $# -ge 2 ]] || { log "$1 needs a value"; exit 2; }
+          [[ "$1" == --out ]] && out="$2"
+          [[ "$1" == --set && "$2" == name=* ]] && name="${2#name=}"
+          args+=("$1" "$2"); shift 2 ;;
         *) args+=("$1"); shift ;;
       esac
     done
+    [[ -z "$keep" || -n "$ranks" ]] || { log "--keep-ranks: only with --ranks"; exit 2; }
     [[ -z "$ranks" || "$ranks" =~ ^[1-9][0-9]*$ ]] || { log "--ranks: expected a positive integer, got $ranks"; exit 2; }
     [[ "$engine" == granted || "$engine" == null ]] || { log "--engine: expected granted or null, got $engine"; exit 2; }
     [[ -z "$ranks" ]] && exec "$BIN/tf-run" "${args[@]}"
@@ -283,7 +293,22 @@ case "$cmd" in
       { log "--ranks: this build has no MPI engine (ns3 source or libopenmpi-dev missing; see ./tf build)"; exit 2; }
     # Open MPI refuses root unless told (containers, CI).
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    exec mpirun --oversubscribe -np "$ranks" "$BIN/tf-run" "${args[@]}" --mpi "$engine"
+    # tf-run's own default output directory, results/<name>, so that every
+    # rank's folder (rank r: DIR.rank<r>) is named after rank 0's.
+    if [[ -z "$out" && -z "$name" && ${#args[@]} -gt 0 && -f "${args[0]}" ]]; then
+      name="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])).get("name",""))' \
+              "${args[0]}" 2>/dev/null || true)"
+    fi
+    if [[ -z "$out" && -n "$name" ]]; then out="results/$name"; args+=(--out "$out"); fi
+    rc=0
+    mpirun --oversubscribe -np "$ranks" "$BIN/tf-run" "${args[@]}" --mpi "$engine" || rc=$?
+    # One set of result files, as a one-process run writes (tools/merge-ranks.py).
+    # Only after a run that wrote results: completed (0), stop reached (3), stalled (4).
+    if [[ -n "$out" && ($rc -eq 0 || $rc -eq 3 || $rc -eq 4) ]]; then
+      python3 "$ROOT/contrib/training-fabric/tools/merge-ranks.py" "$out" "$ranks" $keep ||
+        { [[ $rc -ne 0 ]] || rc=1; }
+    fi
+    exit "$rc"
     ;;
   sweep)
     build

@@ -242,6 +242,16 @@ ScenarioRunner::Build()
         Simulator::Destroy();
         throw ScenarioError(file + ": events: link events run on one rank only");
     }
+    // Per-rank outputs tools/merge-ranks.py does not merge: each rank would
+    // see only its own devices' packets and flows.
+    if (m_distributed && (m_cfg.monitor.enabled || m_cfg.pcap || !m_cfg.trace.flows.empty()))
+    {
+        Simulator::Destroy();
+        throw ScenarioError(
+            file + (m_cfg.monitor.enabled ? ": monitor: the path monitor runs on one rank only"
+                    : m_cfg.pcap          ? ": pcap: pcap files are written on one rank only"
+                                 : ": trace.flows: cc_trace.csv is written on one rank only"));
+    }
     const uint32_t rank = Simulator::GetSystemId();
     m_qps.reserve(m_cfg.workload.flows.size() + m_cfg.background.flows.size());
     for (const WorkloadConfig* w : {&m_cfg.workload, &m_cfg.background})

@@ -7,7 +7,8 @@
  * --mpi (under mpirun, in a build with MPI): ns-3's distributed engine,
  * granted-time window (DistributedSimulatorImpl) or null messages
  * (NullMessageSimulatorImpl), the fabric split over the MPI ranks ("ranks"
- * set to their number). Rank 0 writes to DIR, rank r to DIR.rank<r>.
+ * set to their number). Rank 0 writes to DIR, rank r to DIR.rank<r>;
+ * tools/merge-ranks.py (run by ./tf run --ranks) merges them into DIR.
  * Progress (set-up phases, then one line refreshed about once a second) goes
  * to stderr when it is a terminal, or always with --progress; --quiet turns
  * it off. Results are the same either way.
