@@ -19,6 +19,7 @@
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/roce-header.h"
+#include "ns3/shared-buffer-mmu.h"
 #include "ns3/simulator.h"
 #include "ns3/splitmix64.h"
 #include "ns3/spray-routing.h"
@@ -225,7 +226,10 @@ TEST(LoadBalancing, AdaptiveAvoidsTheLoadedAndThePausedUplink)
     const uint16_t up[2] = {1, 2};
     for (int i = 0; i < 3; ++i)
     {
-        leaf->GetPort(1)->Enqueue(Create<Packet>(1000), 3);
+        // As the switch queues a frame: admitted against its ingress (port
+        // 0, the host; the tag names it), released when it starts to leave.
+        ASSERT_EQ(leaf->GetMmu()->Admit(0, 3, 1000), SharedBufferMmu::ADMIT);
+        leaf->GetPort(1)->Enqueue(Create<Packet>(1000), 3, 0);
     }
     ASSERT_EQ(leaf->GetPort(1)->GetTotalQueueBytes(), 2000u);
     uint32_t onLoaded = 0;

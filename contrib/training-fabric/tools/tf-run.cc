@@ -81,14 +81,23 @@ main(int argc, char** argv)
             return ExitCode::kBadInput;
         }
     }
-    if (path.empty())
-    {
-        std::cerr << usage << "\n";
-        return ExitCode::kBadInput;
-    }
     if (!engine.empty() && engine != "granted" && engine != "null")
     {
         std::cerr << "tf-run: --mpi: expected granted or null, got " << engine << "\n";
+        return ExitCode::kBadInput;
+    }
+#ifndef TF_HAVE_MPI
+    // Before the scenario is asked for: `tf-run --mpi granted` alone tells
+    // whether this build has the engine (test/mpi/same-answer.py asks so).
+    if (!engine.empty())
+    {
+        std::cerr << "tf-run: --mpi: this build has no MPI engine (./tf build says why)\n";
+        return ExitCode::kBadInput;
+    }
+#endif
+    if (path.empty())
+    {
+        std::cerr << usage << "\n";
         return ExitCode::kBadInput;
     }
 #ifdef TF_HAVE_MPI
@@ -109,12 +118,6 @@ main(int argc, char** argv)
         const int code = RunScenarioFile(path, out, sets, nullptr);
         MpiInterface::Disable();
         return code;
-    }
-#else
-    if (!engine.empty())
-    {
-        std::cerr << "tf-run: --mpi: this build has no MPI engine (./tf build says why)\n";
-        return ExitCode::kBadInput;
     }
 #endif
     std::unique_ptr<RunProgress> shown;
