@@ -33,17 +33,6 @@
 namespace ns3
 {
 
-namespace
-{
-/// A flow's 5-tuple as one number (protocol and destination port are RoCEv2's).
-uint64_t
-TupleKey(uint32_t src, uint32_t dst, uint16_t srcPort)
-{
-    return (static_cast<uint64_t>(src & 0xffffff) << 40) |
-           (static_cast<uint64_t>(dst & 0xffffff) << 16) | srcPort;
-}
-} // namespace
-
 ScenarioRunner::ScenarioRunner(const ScenarioConfig& cfg, const std::string& outDir)
     : m_cfg(cfg),
       m_outDir(outDir)
@@ -358,17 +347,18 @@ ScenarioRunner::Run()
             GatherMonitor();
         }
     }
-    if (m_monitor)
+    if (m_monitor) // on several ranks, rank 0's only
     {
         // paths.csv: flows whose first frames start together in flows.csv's order.
         auto rows = std::make_shared<std::unordered_map<uint64_t, uint64_t>>();
         const auto& flows = m_log.GetFlows();
         for (uint64_t i = 0; i < flows.size(); ++i)
         {
-            rows->try_emplace(TupleKey(flows[i].src, flows[i].dst, flows[i].srcPort), i);
+            rows->try_emplace(RoceFlowClassifier::Key(flows[i].src, flows[i].dst, flows[i].srcPort),
+                              i);
         }
         m_monitor->SetFlowOrder([rows](const RoceFlowClassifier::Tuple& t) {
-            const auto it = rows->find(TupleKey(t.src, t.dst, t.srcPort));
+            const auto it = rows->find(RoceFlowClassifier::Key(t.src, t.dst, t.srcPort));
             return it == rows->end() ? UINT64_MAX : it->second;
         });
         if (m_linkEvents)

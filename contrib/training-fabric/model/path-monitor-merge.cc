@@ -85,8 +85,7 @@ class Reader
 uint64_t
 FlowKey(const RoceFlowClassifier::Tuple& t)
 {
-    return (static_cast<uint64_t>(t.src & 0xffffff) << 40) |
-           (static_cast<uint64_t>(t.dst & 0xffffff) << 16) | t.srcPort;
+    return RoceFlowClassifier::Key(t.src, t.dst, t.srcPort);
 }
 } // namespace
 
