@@ -8,6 +8,7 @@
 #include "ns3/imbalance-metrics.h"
 #include "ns3/log.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -101,12 +102,13 @@ PathMonitorHelper::PathsCsv() const
 {
     Ptr<FabricTopology> topo = m_monitor->GetTopology();
     const auto& flows = m_monitor->GetFlows();
+    const std::vector<uint32_t> rows = FlowRows();
     std::ostringstream os;
     os << "flow,src,dst,sport,bytes,frames,first_s,last_s,paths,path,path_bytes\n";
-    for (uint32_t i = 0; i < flows.size(); ++i)
+    for (uint32_t i = 0; i < rows.size(); ++i)
     {
-        const PathMonitor::Flow& f = flows[i];
-        const auto paths = m_monitor->GetPaths(i);
+        const PathMonitor::Flow& f = flows[rows[i]];
+        const auto paths = m_monitor->GetPaths(rows[i]);
         for (const auto& p : paths)
         {
             std::string hops;
@@ -122,6 +124,31 @@ PathMonitorHelper::PathsCsv() const
         }
     }
     return os.str();
+}
+
+std::vector<uint32_t>
+PathMonitorHelper::FlowRows() const
+{
+    // One process sees flows in order of their first frames: a stable sort
+    // by that time keeps its order, and orders a merged monitor's the same.
+    const auto& flows = m_monitor->GetFlows();
+    std::vector<uint32_t> rows(flows.size());
+    std::vector<uint64_t> tie(flows.size());
+    for (uint32_t i = 0; i < rows.size(); ++i)
+    {
+        rows[i] = i;
+        tie[i] = m_order ? m_order(flows[i].tuple) : 0;
+    }
+    std::stable_sort(rows.begin(), rows.end(), [&](uint32_t a, uint32_t b) {
+        return flows[a].first != flows[b].first ? flows[a].first < flows[b].first : tie[a] < tie[b];
+    });
+    return rows;
+}
+
+void
+PathMonitorHelper::SetFlowOrder(FlowOrder order)
+{
+    m_order = std::move(order);
 }
 
 std::string

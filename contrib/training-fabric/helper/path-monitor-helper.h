@@ -10,6 +10,7 @@
 #include "ns3/object-factory.h"
 #include "ns3/path-monitor.h"
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -60,16 +61,30 @@ class PathMonitorHelper
      */
     void AddTimeMark(Time t, const std::string& label);
 
+    /// A flow's place among flows that sent their first data frame at the same time.
+    using FlowOrder = std::function<uint64_t(const RoceFlowClassifier::Tuple&)>;
+    /**
+     * paths.csv numbers flows by their first data frame; flows whose first
+     * frames start at the same picosecond by \p order, smallest first
+     * (tf-run: the flow's first row in flows.csv). Without it they keep
+     * the monitor's order, in which one process saw them; a monitor merged
+     * from several MPI ranks needs it to number them as one process does.
+     */
+    void SetFlowOrder(FlowOrder order);
+
   private:
     /// imbalance.json from the monitor's results (computed once per output)
     std::string ImbalanceJson(const std::vector<PathMonitor::GroupResult>& groups,
                               const std::vector<PathMonitor::BinImbalance>& overTime) const;
     /// \return a port's name: "host3" or "leaf0:p4"
     std::string PortName(uint32_t dev) const;
+    /// \return the monitor's flow indices in paths.csv's order
+    std::vector<uint32_t> FlowRows() const;
 
     ObjectFactory m_factory;
     Ptr<PathMonitor> m_monitor;
     std::vector<std::pair<Time, std::string>> m_marks; //!< AddTimeMark
+    FlowOrder m_order;                                 //!< SetFlowOrder
 };
 
 } // namespace ns3

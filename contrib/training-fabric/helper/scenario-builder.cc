@@ -243,13 +243,16 @@ ScenarioRunner::Build()
         throw ScenarioError(file + ": events: link events run on one rank only");
     }
     // Per-rank outputs tools/merge-ranks.py does not merge: each rank would
-    // see only its own devices' packets and flows.
-    if (m_distributed && (m_cfg.monitor.enabled || m_cfg.pcap || !m_cfg.trace.flows.empty()))
+    // see only its own devices' packets and flows. The path monitor's ranks
+    // are gathered to rank 0 at the end (GatherMonitor), which needs MPI.
+    if (m_distributed &&
+        (m_cfg.pcap || !m_cfg.trace.flows.empty() || (m_cfg.monitor.enabled && !m_gather)))
     {
         Simulator::Destroy();
-        throw ScenarioError(
-            file + (m_cfg.monitor.enabled ? ": monitor: the path monitor runs on one rank only"
-                    : m_cfg.pcap          ? ": pcap: pcap files are written on one rank only"
+        throw ScenarioError(file +
+                            (m_cfg.pcap ? ": pcap: pcap files are written on one rank only"
+                             : m_cfg.trace.flows.empty()
+                                 ? ": monitor: on several ranks the path monitor needs tf-run --mpi"
                                  : ": trace.flows: cc_trace.csv is written on one rank only"));
     }
     const uint32_t rank = Simulator::GetSystemId();

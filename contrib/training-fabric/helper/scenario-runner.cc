@@ -27,6 +27,8 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <memory>
+#include <unordered_map>
 
 namespace ns3
 {
@@ -340,6 +342,25 @@ ScenarioRunner::Run()
     if (m_monitor)
     {
         m_monitor->GetMonitor()->Finish();
+        if (m_distributed)
+        {
+            GatherMonitor();
+        }
+    }
+    if (m_monitor) // on several ranks, rank 0's only
+    {
+        // paths.csv: flows whose first frames start together in flows.csv's order.
+        auto rows = std::make_shared<std::unordered_map<uint64_t, uint64_t>>();
+        const auto& flows = m_log.GetFlows();
+        for (uint64_t i = 0; i < flows.size(); ++i)
+        {
+            rows->try_emplace(RoceFlowClassifier::Key(flows[i].src, flows[i].dst, flows[i].srcPort),
+                              i);
+        }
+        m_monitor->SetFlowOrder([rows](const RoceFlowClassifier::Tuple& t) {
+            const auto it = rows->find(RoceFlowClassifier::Key(t.src, t.dst, t.srcPort));
+            return it == rows->end() ? UINT64_MAX : it->second;
+        });
         if (m_linkEvents)
         {
             for (const LinkEvents::Record& r : m_linkEvents->GetRecords())
@@ -367,6 +388,30 @@ ScenarioRunner::Run()
     m_log.ReleaseQps();
     m_topo = nullptr;
     Simulator::Destroy();
+}
+
+void
+ScenarioRunner::SetRankGather(RankGather gather)
+{
+    m_gather = std::move(gather);
+}
+
+void
+ScenarioRunner::GatherMonitor()
+{
+    // Each rank's monitor saw its own ports only; rank 0 merges them all
+    // (PathMonitor::Export, Absorb) and writes the files with the usual code.
+    Ptr<PathMonitor> monitor = m_monitor->GetMonitor();
+    const std::vector<std::string> all = m_gather(monitor->Export(m_endTime));
+    const uint32_t rank = Simulator::GetSystemId();
+    if (rank == 0)
+    {
+        monitor->Absorb(all, rank);
+    }
+    else
+    {
+        m_monitor.reset(); // rank 0 writes the monitor's files
+    }
 }
 
 void
@@ -439,7 +484,8 @@ int
 RunScenarioFile(const std::string& path,
                 const std::string& outDir,
                 const std::vector<std::string>& sets,
-                RunProgress* progress)
+                RunProgress* progress,
+                const RankGather& gather)
 {
     std::string out = outDir;
     try
@@ -469,6 +515,7 @@ RunScenarioFile(const std::string& path,
         }
         ScenarioRunner run(cfg, out);
         run.SetProgress(progress);
+        run.SetRankGather(gather);
         run.AddSetupWallTime(
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         run.Build();

@@ -15,6 +15,7 @@
 #include "ns3/scenario-config.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,14 @@ class LinkEvents;
 class PathMonitorHelper;
 class RdmaQueuePair;
 class RunProgress;
+
+/**
+ * Gathers one byte string from every MPI rank to rank 0: rank 0 gets every
+ * rank's, in rank order, the others nothing. A collective call: every rank
+ * makes it. tf-run --mpi's is an MPI_Gatherv (mpi/rank-gather.h); the
+ * runner needs one for the path monitor on several ranks.
+ */
+using RankGather = std::function<std::vector<std::string>(const std::string& mine)>;
 
 /**
  * \ingroup training-fabric
@@ -60,6 +69,10 @@ class ScenarioRunner
     /// Report set-up phases and the run's progress there (null: silent, the
     /// default). Outputs are the same either way.
     void SetProgress(RunProgress* progress);
+    /// On several MPI ranks, gather the ranks' path monitors to rank 0 with
+    /// \p gather (call before Build). Rank 0 then writes the monitor's files
+    /// for the whole fabric, the other ranks none.
+    void SetRankGather(RankGather gather);
     /// Build topology, routing and workload. Throws ScenarioError.
     void Build();
     /// Simulate. Call once, after Build().
@@ -181,6 +194,9 @@ class ScenarioRunner
     uint64_t m_localPending{0}; //!< flow ends this rank still waits for
     Time m_localDone;           //!< when the last of them came
     void LocalFlowEnd();
+    RankGather m_gather; //!< SetRankGather
+    /// Rank 0: absorb every rank's monitor; the others: give theirs, keep none.
+    void GatherMonitor();
     bool m_built{false};
     bool m_ran{false};
     RunProgress* m_progress{nullptr};
@@ -192,14 +208,15 @@ class ScenarioRunner
  * applied, check the output directory (\p outDir, or results/<name> when
  * empty), build, run, write the outputs; warnings and errors on stderr, the
  * console summary on stdout; with \p progress, the set-up phases and the
- * run's progress line on it.
+ * run's progress line on it. Under MPI, \p gather is the ranks' (SetRankGather).
  * \return the process exit code (ExitCode: 0 completed, 1 failure, 2 bad
  *         input, 3 stop reached with work unfinished, 4 stalled)
  */
 int RunScenarioFile(const std::string& path,
                     const std::string& outDir,
                     const std::vector<std::string>& sets,
-                    RunProgress* progress = nullptr);
+                    RunProgress* progress = nullptr,
+                    const RankGather& gather = nullptr);
 
 } // namespace ns3
 

@@ -144,6 +144,25 @@ class PathMonitor : public Object
     uint32_t GetNBins() const;
     Ptr<FabricTopology> GetTopology() const;
 
+    /**
+     * This monitor's records as a flat byte string, for Absorb on another
+     * MPI rank (call after Finish): the bins of the ports with any (a rank
+     * sees only its own ports), every flow it saw with its hops there, and
+     * the bins up to \p end, the end of this rank's part of the run.
+     * Native byte order: the ranks run on one kind of machine.
+     */
+    std::string Export(Time end) const;
+    /**
+     * Merge every rank's Export into this monitor (rank 0's, after Finish):
+     * \p exports in rank order, this monitor's own at \p self (only its bin
+     * count is read). Ports are disjoint: a port's bins and a flow's hop
+     * come from the one rank that holds the port; a flow's source fields
+     * (payload, frames, first and last frame) from the rank of its source.
+     * Afterwards the monitor answers for the whole fabric.
+     * \throws std::runtime_error when the exports are not of this fabric or overlap
+     */
+    void Absorb(const std::vector<std::string>& exports, uint32_t self);
+
   private:
     friend class PathProbe;
 

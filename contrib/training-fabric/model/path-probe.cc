@@ -171,6 +171,12 @@ PathProbe::GetBins() const
     return m_bins;
 }
 
+void
+PathProbe::AbsorbBins(std::vector<LinkBin> bins)
+{
+    m_bins = std::move(bins);
+}
+
 int64_t
 PathProbe::SamplePause(uint32_t bin)
 {

@@ -81,6 +81,8 @@ class alignas(64) PathProbe : public Object, private FabricTxObserver
     Ptr<FabricNetDevice> GetDevice() const;
     /// \return the port's bins with traffic or pause, in bin order (after Flush)
     const std::vector<LinkBin>& GetBins() const;
+    /// Take \p bins (in bin order) as the port's, from the MPI rank that holds the port.
+    void AbsorbBins(std::vector<LinkBin> bins);
 
   private:
     void DoDispose() override;

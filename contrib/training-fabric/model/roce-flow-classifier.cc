@@ -28,9 +28,8 @@ RoceFlowClassifier::Parse(const Packet& p, UidSlot& slot, uint32_t tag)
     r.payload = info.payloadBytes;
     const uint32_t src = fabric::HostIdFromIp(info.srcIp);
     const uint32_t dst = fabric::HostIdFromIp(info.dstIp);
-    const uint64_t key = (static_cast<uint64_t>(src & 0xffffff) << 40) |
-                         (static_cast<uint64_t>(dst & 0xffffff) << 16) | info.srcPort;
-    auto [it, inserted] = m_index.try_emplace(key, static_cast<uint32_t>(m_tuples.size()));
+    auto [it, inserted] =
+        m_index.try_emplace(Key(src, dst, info.srcPort), static_cast<uint32_t>(m_tuples.size()));
     if (inserted)
     {
         m_tuples.push_back(Tuple{info.srcIp, info.dstIp, info.srcPort, src, dst});

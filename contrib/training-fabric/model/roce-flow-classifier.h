@@ -76,6 +76,13 @@ class RoceFlowClassifier
         return Parse(p, slot, tag);
     }
 
+    /// \return a flow's key: source and destination host (24 bits each), UDP source port
+    static uint64_t Key(uint32_t src, uint32_t dst, uint16_t srcPort)
+    {
+        return (static_cast<uint64_t>(src & 0xffffff) << 40) |
+               (static_cast<uint64_t>(dst & 0xffffff) << 16) | srcPort;
+    }
+
     /// \return the number of flows seen
     uint32_t GetNFlows() const
     {

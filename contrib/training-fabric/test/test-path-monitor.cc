@@ -23,6 +23,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 
 using namespace ns3;
 
@@ -553,4 +554,52 @@ TEST(PathMonitor, QuietFabricStopsSamplingAndTrafficResumesIt)
     }
     EXPECT_GT(pausedAnywhere, 0.0);
     Simulator::Destroy();
+}
+
+TEST(PathMonitor, RankMergeTakesEachPortFromOneRankOnly)
+{
+    // PathMonitor::Export and Absorb (the monitor on several MPI ranks),
+    // in one process: a run's own export, absorbed as rank 0's, changes
+    // nothing (a rank's own records are already there; only its bin count
+    // is read, and Export(end) with the run's end gives the count the run
+    // has: bins up to the end). The same records again as rank 1's claim
+    // every busy port and every hop a second time: ports are disjoint
+    // between ranks, so Absorb must refuse, as it must refuse a cut export
+    // and one of a fabric with another bin width.
+    const std::string text = R"({
+        "topology": {"type": "leaf-spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 2},
+        "routing": {"mode": "ecmp", "hash": "crc32", "seed": 1},
+        "workload": {"type": "flows", "flows": [{"src": 0, "dst": 2, "bytes": "64KB"},
+                                                {"src": 1, "dst": 3, "bytes": "64KB"}]},
+        "monitor": {"enabled": true, "bin": "2us"}})";
+    ScenarioRunner r(ParseScenarioText(text, {}, "merge.json"));
+    r.Build();
+    r.Run();
+    const PathMonitorHelper& h = *r.GetMonitorHelper();
+    Ptr<PathMonitor> mon = r.GetMonitor();
+    const std::string before = h.PathsCsv() + h.LinksCsv() + h.ImbalanceJson();
+    const uint32_t bins = mon->GetNBins();
+    ASSERT_GT(bins, 1u);
+    const Time end = MicroSeconds(2) * (bins - 1); // in the run's last bin
+    const std::string mine = mon->Export(end);
+    mon->Absorb({mine}, 0);
+    EXPECT_EQ(h.PathsCsv() + h.LinksCsv() + h.ImbalanceJson(), before);
+    EXPECT_EQ(mon->GetNBins(), bins);
+    auto refused = [&](const std::vector<std::string>& exports, const std::string& why) {
+        try
+        {
+            mon->Absorb(exports, 0);
+            ADD_FAILURE() << "not refused: " << why;
+        }
+        catch (const std::runtime_error& e)
+        {
+            EXPECT_NE(std::string(e.what()).find("rank 1's records " + why), std::string::npos)
+                << e.what();
+        }
+    };
+    refused({mine, mine}, "have bins of port");
+    refused({mine, mine.substr(0, 10)}, "ends early"); // within the port count
+    std::string other = mine;
+    other[12] ^= 1; // the bin width, after the 8-byte magic and the 4-byte port count
+    refused({mine, other}, "are of another fabric or bin width");
 }

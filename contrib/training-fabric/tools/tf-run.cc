@@ -8,7 +8,9 @@
  * granted-time window (DistributedSimulatorImpl) or null messages
  * (NullMessageSimulatorImpl), the fabric split over the MPI ranks ("ranks"
  * set to their number). Rank 0 writes to DIR, rank r to DIR.rank<r>;
- * tools/merge-ranks.py (run by ./tf run --ranks) merges them into DIR.
+ * tools/merge-ranks.py (run by ./tf run --ranks) merges them into DIR. The
+ * path monitor's ranks are gathered to rank 0 (GatherToRankZero), which
+ * writes its files.
  * Progress (set-up phases, then one line refreshed about once a second) goes
  * to stderr when it is a terminal, or always with --progress; --quiet turns
  * it off. Results are the same either way.
@@ -19,6 +21,8 @@
 #include "ns3/run-progress.h"
 #include "ns3/scenario-runner.h"
 #ifdef TF_HAVE_MPI
+#include "rank-gather.h"
+
 #include "ns3/global-value.h"
 #include "ns3/mpi-interface.h"
 #include "ns3/string.h"
@@ -115,7 +119,7 @@ main(int argc, char** argv)
                 (out.empty() ? std::string("results/rank") : out + ".rank") + std::to_string(rank);
             progress = false;
         }
-        const int code = RunScenarioFile(path, out, sets, nullptr);
+        const int code = RunScenarioFile(path, out, sets, nullptr, GatherToRankZero);
         MpiInterface::Disable();
         return code;
     }
