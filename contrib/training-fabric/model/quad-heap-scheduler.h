@@ -35,15 +35,15 @@ namespace ns3
  * among arrivals by (node, interface index): an order given by the fabric
  * alone. While it runs, the simulator's current uid is EventId's RESERVED
  * (3), below every real uid, so an event of the same timestamp not yet run
- * is not taken for expired (Cancel and IsPending stay right).
+ * is not taken for expired (Cancel and IsRunning stay right).
  *
  * Why: a fabric of a thousand hosts keeps tens of thousands of events
  * pending (a frame on every busy cable, a transmission end per busy port).
  * ns-3's default MapScheduler allocates a tree node per event and follows
  * pointers on every insert; a binary heap (ns-3's HeapScheduler) is one
  * array but twice as deep. A 4-ary heap is half as deep (log4 n levels),
- * and the four children of a node are adjacent (96 bytes, two cache
- * lines), the layout LaMarca and Ladner found fastest for priority queues
+ * and the four children of a node are adjacent (4 x 32-byte entries, two
+ * cache lines), the layout LaMarca and Ladner found fastest for priority queues
  * ("The influence of caches on the performance of heaps", JEA 1996).
  *
  * Insert and RemoveNext are O(log n); Remove (Simulator::Remove, rare) is
