@@ -23,19 +23,11 @@ constexpr std::size_t kArity = 4;
 uint64_t QuadHeapScheduler::s_nextArrival = QuadHeapScheduler::kNotArrival;
 
 /// Scheduler::EventKey's (ts, uid) order (uids are unique), arrivals first
-/// in their timestamp, by (node, ifIndex).
+/// in their timestamp, by (node, ifIndex); the tie key holds either.
 inline bool
 QuadHeapScheduler::Earlier(const Entry& a, const Entry& b)
 {
-    if (a.ev.key.m_ts != b.ev.key.m_ts)
-    {
-        return a.ev.key.m_ts < b.ev.key.m_ts;
-    }
-    if (a.tie != b.tie)
-    {
-        return a.tie < b.tie;
-    }
-    return a.ev.key.m_uid < b.ev.key.m_uid;
+    return a.ev.key.m_ts < b.ev.key.m_ts || (a.ev.key.m_ts == b.ev.key.m_ts && a.tie < b.tie);
 }
 
 TypeId
@@ -127,7 +119,7 @@ void
 QuadHeapScheduler::Insert(const Event& ev)
 {
     NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
-    m_heap.push_back({ev, s_nextArrival});
+    m_heap.push_back({ev, s_nextArrival != kNotArrival ? s_nextArrival : kLocal | ev.key.m_uid});
     SiftUp(m_heap.size() - 1);
 }
 
@@ -149,7 +141,7 @@ QuadHeapScheduler::RemoveNext()
 {
     NS_ASSERT(!m_heap.empty());
     Event next = m_heap.front().ev;
-    if (m_heap.front().tie != kNotArrival)
+    if (!(m_heap.front().tie & kLocal))
     {
         // Other events of this timestamp may have smaller uids and not have
         // run yet: the simulator's IsExpired must not take them for expired.

@@ -6,6 +6,7 @@
 #ifndef QUAD_HEAP_SCHEDULER_H
 #define QUAD_HEAP_SCHEDULER_H
 
+#include "ns3/assert.h"
 #include "ns3/nstime.h"
 #include "ns3/scheduler.h"
 #include "ns3/simulator.h"
@@ -72,13 +73,17 @@ class QuadHeapScheduler : public Scheduler
     template <typename... Ts>
     static void ScheduleArrival(uint32_t node, uint32_t ifIndex, const Time& delay, Ts&&... args)
     {
+        NS_ASSERT_MSG(node < (1U << 31), "QuadHeapScheduler: node id " << node << " too large");
         s_nextArrival = (uint64_t{node} << 32) | ifIndex;
         Simulator::ScheduleWithContext(node, delay, std::forward<Ts>(args)...);
         s_nextArrival = kNotArrival;
     }
 
   private:
-    /// Tie key of an event that is not an arrival: after every arrival.
+    /// Set in the tie key of every event that is not an arrival: after every
+    /// arrival (node ids are below 2^31), then by uid.
+    static constexpr uint64_t kLocal = uint64_t{1} << 63;
+    /// s_nextArrival outside ScheduleArrival.
     static constexpr uint64_t kNotArrival = UINT64_MAX;
     /// Tie key of the event being inserted (set by ScheduleArrival around
     /// its one Insert; ns-3 simulations run on one thread).
@@ -88,10 +93,10 @@ class QuadHeapScheduler : public Scheduler
     struct Entry
     {
         Event ev;     //!< the event, as the simulator inserted it
-        uint64_t tie; //!< (node << 32 | ifIndex) for arrivals, kNotArrival otherwise
+        uint64_t tie; //!< node << 32 | ifIndex for arrivals, kLocal | uid otherwise
     };
 
-    /// (ts, tie, uid) order.
+    /// (ts, tie) order; (ts, uid) for all but arrivals.
     static bool Earlier(const Entry& a, const Entry& b);
 
     /// Moves the event at \p i toward the root until its parent is earlier.
