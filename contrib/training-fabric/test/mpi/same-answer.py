@@ -12,7 +12,8 @@ one-process run's:
    peak_rss_bytes) and those the model doc says cannot be merged exactly
    (events, cc.mean_queue_bytes).
 It also checks that the per-rank outputs the merge does not cover (path
-monitor, pcap, trace.flows) are refused on several ranks with one line.
+monitor, pcap, trace.flows), and schedulers other than the quad heap, are
+refused on several ranks with one line.
 Exit 77 (ctest: skipped) when tf-run was built without MPI or mpirun is missing.
 Both engines must match on every scenario: frame arrivals run in an order
 that does not depend on when MPI delivered them (model doc, "Distributed
