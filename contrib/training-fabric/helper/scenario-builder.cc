@@ -242,6 +242,14 @@ ScenarioRunner::Build()
         Simulator::Destroy();
         throw ScenarioError(file + ": events: link events run on one rank only");
     }
+    if (m_distributed && m_cfg.scheduler != "quad-heap")
+    {
+        // Only QuadHeapScheduler runs same-time frame arrivals in an order
+        // that does not depend on when MPI delivered them.
+        Simulator::Destroy();
+        throw ScenarioError(file + ": scheduler: only \"quad-heap\" runs on several ranks (its "
+                                   "order of same-time arrivals is the same on every engine)");
+    }
     // Per-rank outputs tools/merge-ranks.py does not merge: each rank would
     // see only its own devices' packets and flows. The path monitor's ranks
     // are gathered to rank 0 at the end (GatherMonitor), which needs MPI.

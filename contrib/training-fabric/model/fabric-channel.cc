@@ -4,6 +4,7 @@
 #include "fabric-channel.h"
 
 #include "fabric-net-device.h"
+#include "quad-heap-scheduler.h"
 
 #include "ns3/log.h"
 #include "ns3/node.h"
@@ -54,6 +55,7 @@ FabricChannel::Attach(Ptr<FabricNetDevice> device)
     int i = m_dev[0] ? 1 : 0;
     m_dev[i] = device;
     m_nodeId[i] = device->GetNode() ? device->GetNode()->GetId() : 0;
+    m_ifIndex[i] = device->GetNode() ? device->GetIfIndex() : 0;
 }
 
 void
@@ -61,15 +63,17 @@ FabricChannel::Transmit(Ptr<Packet> p, const FabricNetDevice* src, Time txTime) 
 {
     // The last bit leaves the transmitter after txTime and reaches the far end
     // one propagation delay later; the receiver acts on the whole frame then
-    // (store and forward).
+    // (store and forward). An arrival, so ordered canonically among the
+    // receiver's events of its timestamp (QuadHeapScheduler).
     int peer = (PeekPointer(m_dev[0]) == src) ? 1 : 0;
     if (!m_linkEvents)
     {
-        Simulator::ScheduleWithContext(m_nodeId[peer],
-                                       txTime + m_delay,
-                                       &FabricNetDevice::Receive,
-                                       m_dev[peer],
-                                       p);
+        QuadHeapScheduler::ScheduleArrival(m_nodeId[peer],
+                                           m_ifIndex[peer],
+                                           txTime + m_delay,
+                                           &FabricNetDevice::Receive,
+                                           m_dev[peer],
+                                           p);
         return;
     }
     if (!m_up)
@@ -77,13 +81,14 @@ FabricChannel::Transmit(Ptr<Packet> p, const FabricNetDevice* src, Time txTime) 
         m_dev[1 - peer]->LinkDownLoss(p);
         return;
     }
-    Simulator::ScheduleWithContext(m_nodeId[peer],
-                                   txTime + m_delay,
-                                   &FabricChannel::Deliver,
-                                   this,
-                                   peer,
-                                   p,
-                                   m_epoch);
+    QuadHeapScheduler::ScheduleArrival(m_nodeId[peer],
+                                       m_ifIndex[peer],
+                                       txTime + m_delay,
+                                       &FabricChannel::Deliver,
+                                       this,
+                                       peer,
+                                       p,
+                                       m_epoch);
 }
 
 void

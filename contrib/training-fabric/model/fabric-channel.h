@@ -80,6 +80,7 @@ class FabricChannel : public Channel
     Time m_delay;                  //!< one-way propagation delay
     Ptr<FabricNetDevice> m_dev[2]; //!< the two ends
     uint32_t m_nodeId[2]{0, 0};    //!< node ids of the two ends (event context)
+    uint32_t m_ifIndex[2]{0, 0};   //!< interface indices of the two ends (arrival order)
     bool m_linkEvents{false};      //!< EnableLinkEvents() was called
     bool m_up{true};               //!< link state
     uint32_t m_epoch{0};           //!< number of times the link went down

@@ -4,6 +4,7 @@
 #include "quad-heap-scheduler.h"
 
 #include "ns3/assert.h"
+#include "ns3/event-id.h"
 #include "ns3/log.h"
 
 #include <utility>
@@ -17,14 +18,17 @@ NS_OBJECT_ENSURE_REGISTERED(QuadHeapScheduler);
 namespace
 {
 constexpr std::size_t kArity = 4;
-
-/// (ts, uid) order, as Scheduler::EventKey's operator< (uids are unique).
-inline bool
-Earlier(const Scheduler::Event& a, const Scheduler::Event& b)
-{
-    return a.key.m_ts < b.key.m_ts || (a.key.m_ts == b.key.m_ts && a.key.m_uid < b.key.m_uid);
-}
 } // namespace
+
+uint64_t QuadHeapScheduler::s_nextArrival = QuadHeapScheduler::kNotArrival;
+
+/// Scheduler::EventKey's (ts, uid) order (uids are unique), arrivals first
+/// in their timestamp, by (node, ifIndex); the tie key holds either.
+inline bool
+QuadHeapScheduler::Earlier(const Entry& a, const Entry& b)
+{
+    return a.ev.key.m_ts < b.ev.key.m_ts || (a.ev.key.m_ts == b.ev.key.m_ts && a.tie < b.tie);
+}
 
 TypeId
 QuadHeapScheduler::GetTypeId()
@@ -49,7 +53,7 @@ QuadHeapScheduler::~QuadHeapScheduler()
 void
 QuadHeapScheduler::SiftUp(std::size_t i)
 {
-    Event moving = m_heap[i];
+    Entry moving = m_heap[i];
     while (i > 0)
     {
         const std::size_t parent = (i - 1) / kArity;
@@ -67,7 +71,7 @@ void
 QuadHeapScheduler::SiftDown(std::size_t i)
 {
     const std::size_t n = m_heap.size();
-    Event moving = m_heap[i];
+    Entry moving = m_heap[i];
     while (true)
     {
         const std::size_t first = kArity * i + 1;
@@ -115,7 +119,7 @@ void
 QuadHeapScheduler::Insert(const Event& ev)
 {
     NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
-    m_heap.push_back(ev);
+    m_heap.push_back({ev, s_nextArrival != kNotArrival ? s_nextArrival : kLocal | ev.key.m_uid});
     SiftUp(m_heap.size() - 1);
 }
 
@@ -129,14 +133,20 @@ Scheduler::Event
 QuadHeapScheduler::PeekNext() const
 {
     NS_ASSERT(!m_heap.empty());
-    return m_heap.front();
+    return m_heap.front().ev;
 }
 
 Scheduler::Event
 QuadHeapScheduler::RemoveNext()
 {
     NS_ASSERT(!m_heap.empty());
-    Event next = m_heap.front();
+    Event next = m_heap.front().ev;
+    if (!(m_heap.front().tie & kLocal))
+    {
+        // Other events of this timestamp may have smaller uids and not have
+        // run yet: the simulator's IsExpired must not take them for expired.
+        next.key.m_uid = EventId::UID::RESERVED;
+    }
     Erase(0);
     return next;
 }
@@ -147,7 +157,7 @@ QuadHeapScheduler::Remove(const Event& ev)
     NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
     for (std::size_t i = 0; i < m_heap.size(); ++i)
     {
-        if (m_heap[i].key.m_uid == ev.key.m_uid)
+        if (m_heap[i].ev.key.m_uid == ev.key.m_uid)
         {
             Erase(i);
             return;

@@ -6,8 +6,13 @@
 #ifndef QUAD_HEAP_SCHEDULER_H
 #define QUAD_HEAP_SCHEDULER_H
 
+#include "ns3/assert.h"
+#include "ns3/nstime.h"
 #include "ns3/scheduler.h"
+#include "ns3/simulator.h"
 
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -17,15 +22,29 @@ namespace ns3
  * \ingroup training-fabric
  * \brief An ns-3 Scheduler holding pending events in a 4-ary min-heap in
  * one contiguous array, ordered by (timestamp, uid) as every ns-3
- * scheduler is, so a run gives the same results with it as with ns-3's own.
+ * scheduler is, except frame arrivals, which run first in their timestamp
+ * in a canonical order (see ScheduleArrival).
+ *
+ * Canonical arrivals: ns-3 runs events of one timestamp in uid order, the
+ * order in which they were scheduled. A frame's arrival is scheduled when
+ * the sender starts it in one process, but when MPI delivers it on several
+ * ranks (at a window boundary for the granted-time window, whenever the
+ * message comes for null messages), so arrivals tied with other events of
+ * the receiving node would run in another order, and the answer would
+ * depend on the engine and on wall-clock timing. An event scheduled with
+ * ScheduleArrival() instead runs before every other event of its timestamp,
+ * among arrivals by (node, interface index): an order given by the fabric
+ * alone. While it runs, the simulator's current uid is EventId's RESERVED
+ * (3), below every real uid, so an event of the same timestamp not yet run
+ * is not taken for expired (Cancel and IsRunning stay right).
  *
  * Why: a fabric of a thousand hosts keeps tens of thousands of events
  * pending (a frame on every busy cable, a transmission end per busy port).
  * ns-3's default MapScheduler allocates a tree node per event and follows
  * pointers on every insert; a binary heap (ns-3's HeapScheduler) is one
  * array but twice as deep. A 4-ary heap is half as deep (log4 n levels),
- * and the four children of a node are adjacent (96 bytes, two cache
- * lines), the layout LaMarca and Ladner found fastest for priority queues
+ * and the four children of a node are adjacent (4 x 32-byte entries, two
+ * cache lines), the layout LaMarca and Ladner found fastest for priority queues
  * ("The influence of caches on the performance of heaps", JEA 1996).
  *
  * Insert and RemoveNext are O(log n); Remove (Simulator::Remove, rare) is
@@ -44,7 +63,42 @@ class QuadHeapScheduler : public Scheduler
     Event RemoveNext() override;
     void Remove(const Event& ev) override;
 
+    /**
+     * Schedule a frame arrival at device \p ifIndex of node \p node (also the
+     * event's context), \p delay from now: Simulator::ScheduleWithContext(
+     * node, delay, args...), marked as an arrival for this scheduler (other
+     * schedulers run it in uid order). No two arrivals may share timestamp,
+     * node and interface (a link delivers one frame at a time).
+     */
+    template <typename... Ts>
+    static void ScheduleArrival(uint32_t node, uint32_t ifIndex, const Time& delay, Ts&&... args)
+    {
+        NS_ASSERT_MSG(node < (1U << 31), "QuadHeapScheduler: node id " << node << " too large");
+        s_nextArrival = (uint64_t{node} << 32) | ifIndex;
+        Simulator::ScheduleWithContext(node, delay, std::forward<Ts>(args)...);
+        s_nextArrival = kNotArrival;
+    }
+
   private:
+    /// Set in the tie key of every event that is not an arrival: after every
+    /// arrival (node ids are below 2^31), then by uid.
+    static constexpr uint64_t kLocal = uint64_t{1} << 63;
+    /// s_nextArrival outside ScheduleArrival.
+    static constexpr uint64_t kNotArrival = UINT64_MAX;
+    /// Tie key of the event being inserted (set by ScheduleArrival around
+    /// its one Insert; ns-3 simulations run on one thread).
+    static uint64_t s_nextArrival;
+
+    /// A pending event and its place among events of its timestamp.
+    struct Entry
+    {
+        Event ev;     //!< the event, as the simulator inserted it
+        uint64_t tie; //!< node << 32 | ifIndex for arrivals, kLocal | uid otherwise
+    };
+
+    /// (ts, tie) order; (ts, uid) for all but arrivals.
+    static bool Earlier(const Entry& a, const Entry& b);
+
     /// Moves the event at \p i toward the root until its parent is earlier.
     void SiftUp(std::size_t i);
     /// Moves the event at \p i toward the leaves until its children are later.
@@ -52,7 +106,7 @@ class QuadHeapScheduler : public Scheduler
     /// Takes the event at \p i out, filling its place with the last one.
     void Erase(std::size_t i);
 
-    std::vector<Event> m_heap; //!< m_heap[0] is the earliest; children of i: 4i+1 .. 4i+4
+    std::vector<Entry> m_heap; //!< m_heap[0] is the earliest; children of i: 4i+1 .. 4i+4
 };
 
 } // namespace ns3

@@ -17,10 +17,12 @@ namespace ns3
  *
  * Built only with ns-3's MPI engine (lib tf-ns3-mpi). As ns-3's
  * PointToPointRemoteChannel does, Transmit() hands the frame to
- * MpiInterface::SendPacket with its arrival time (now + serialization +
- * propagation delay), addressed to the peer's node id and interface index;
- * the far rank's MpiReceiver, aggregated to every device attached here,
- * hands it to FabricNetDevice::Receive at that time. The packet crosses as
+ * MpiInterface::SendPacket, addressed to the peer's node id and interface
+ * index, for one time step before its arrival (now + serialization +
+ * propagation delay); the far rank's MpiReceiver, aggregated to every device
+ * attached here, then schedules FabricNetDevice::Receive at the arrival
+ * with QuadHeapScheduler::ScheduleArrival, as a local FabricChannel does, so
+ * that arrivals keep the one-process order of their timestamp. The packet crosses as
  * ns-3's serialized packet: bytes, tags and metadata (with the uid) survive.
  * The link's Delay attribute is the lookahead ns-3's engines read.
  */

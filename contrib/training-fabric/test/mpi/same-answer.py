@@ -14,12 +14,12 @@ one-process run's:
    peak_rss_bytes) and those the model doc says cannot be merged exactly
    (events, cc.mean_queue_bytes).
 It also checks that the per-rank outputs the merge does not cover (pcap,
-trace.flows) are refused on several ranks with one line.
+trace.flows), and schedulers other than the quad heap, are refused on
+several ranks with one line.
 Exit 77 (ctest: skipped) when tf-run was built without MPI or mpirun is missing.
-
-Runs on an engine in UNSTABLE_ENGINES (the null-message engine) are
-printed, not failed: they do not give the same answer yet, nor the same one
-twice.
+Both engines must match on every scenario: frame arrivals run in an order
+that does not depend on when MPI delivered them (model doc, "Distributed
+engine", same-time events).
 """
 import argparse, importlib.util, json, os, shutil, subprocess, sys, tempfile
 
@@ -33,25 +33,14 @@ _spec.loader.exec_module(merge_ranks)
 # (summary.json's key names; mean_queue_bytes is cc's.)
 UNCOMPARED = {"wall_s", "setup_wall_s", "simulation_wall_s", "peak_rss_bytes", "events",
               "mean_queue_bytes"}
-# The null-message engine does not give the same answer yet, and not the same
-# from one run to the next: the torus differed by tens of ns in flow finish
-# times and one ECN mark, and under ./tf sanitize (slower ranks) the fat-tree
-# did too. Not explained yet (simultaneous events are ordered by insertion,
-# which depends on when null messages arrive). Its runs are printed, never
-# failed; the granted-time-window engine must match on every scenario.
-UNSTABLE_ENGINES = {"null"}
 # The path monitor's files, compared where the one-process run wrote them
-# (plots.gp names the folder, so it differs; the plot data must not). Only
-# the leaf-spine has the monitor on: on the fat-tree, frames reach one switch
-# from two remote links at the same picosecond, and ns-3's granted-time
-# engine hands such frames over in an order that depends on MPI's timing
-# (model doc, "The path monitor on several ranks"), which moves a frame
-# between 5 us bins in some runs.
+# (plots.gp names the folder, so it differs; the plot data must not).
 MONITOR_FILES = ("paths.csv", "links.csv", "imbalance.json", "plot-heat.dat", "plot-loads.dat",
                  "plot-fim.dat")
 # Per-rank outputs refused on several ranks: --set, and the line tf-run prints.
 REFUSED = [("pcap=true", "pcap: pcap files are written on one rank only"),
-           ("trace.flows=[0]", "trace.flows: cc_trace.csv is written on one rank only")]
+           ("trace.flows=[0]", "trace.flows: cc_trace.csv is written on one rank only"),
+           ("scheduler=map", "scheduler: only \"quad-heap\" runs on several ranks")]
 
 
 def run(cmd, env=None, expect=0):
@@ -126,9 +115,6 @@ def main():
                         if g != w and not (key in UNCOMPARED and g.split(":")[0] == w.split(":")[0]):
                             bad.append("summary.json: %s, one process %s" % (g.strip(), w.strip()))
                 verdict = "same answer" if not bad else "; ".join(bad)
-                if engine in UNSTABLE_ENGINES:
-                    print("%s %s (not failed, see UNSTABLE_ENGINES): %s" % (name, engine, verdict))
-                    continue
                 print("%s %s: %s" % (name, engine, verdict))
                 failures += bool(bad)
         if not monitored:
