@@ -87,6 +87,29 @@ FlowLog::AddPosted(Ptr<RdmaQueuePair> qp,
     return Add(f, qp);
 }
 
+uint32_t
+FlowLog::AddPlanned(Ptr<RdmaQueuePair> qp,
+                    uint32_t src,
+                    uint32_t dst,
+                    uint8_t priority,
+                    uint64_t bytes,
+                    int64_t collective,
+                    int32_t step,
+                    int64_t node)
+{
+    const uint32_t id = AddPosted(qp, src, dst, priority, bytes, collective, step, node);
+    m_flows[id].posted = false;
+    return id;
+}
+
+void
+FlowLog::Posted(uint32_t id)
+{
+    Flow& f = m_flows[id];
+    f.posted = true;
+    f.start = Simulator::Now();
+}
+
 bool
 FlowLog::Selected(uint32_t id, const Flow& f) const
 {
@@ -213,8 +236,12 @@ FlowLog::Csv() const
         u(f.srcPort);
         u(f.priority);
         u(f.bytes);
-        sec(f.start);
-        if (f.received)
+        if (f.posted)
+        {
+            AppendSeconds(s, f.start);
+        }
+        s += ',';
+        if (f.received && f.posted)
         {
             const Time fct = f.finish - f.start;
             sec(f.finish);
@@ -230,6 +257,10 @@ FlowLog::Csv() const
         }
         else
         {
+            if (f.received)
+            {
+                AppendSeconds(s, f.finish); // the start is another rank's
+            }
             s += ",,";
             sec(f.idealFct);
             s += ',';
