@@ -7,12 +7,16 @@ ranks with each of ns-3's engines (granted-time window, null messages), merges
 the ranks' folders with the product's own merge (tools/merge-ranks.py, which
 `./tf run --ranks` runs), then checks that the merged files are the
 one-process run's:
- - flows.csv and fct_by_size.csv: byte-identical;
+ - flows.csv, fct_by_size.csv and (collective workloads) collectives.csv:
+   byte-identical;
  - summary.json: equal but for the machine-dependent fields (*wall_s,
    peak_rss_bytes) and those the model doc says cannot be merged exactly
    (events, cc.mean_queue_bytes).
+The incast scenarios must pause and send CNPs across ranks; the collective
+one (workload.sync "rank") runs two phases twice on hosts of both ranks.
 It also checks that the per-rank outputs the merge does not cover (path
-monitor, pcap, trace.flows) are refused on several ranks with one line.
+monitor, pcap, trace.flows) and a collective workload with sync "collective"
+are refused on several ranks with one line.
 Exit 77 (ctest: skipped) when tf-run was built without MPI or mpirun is missing.
 
 Runs on an engine in UNSTABLE_ENGINES (the null-message engine) are
@@ -42,6 +46,9 @@ UNSTABLE_ENGINES = {"null"}
 REFUSED = [("monitor.enabled=true", "monitor: the path monitor runs on one rank only"),
            ("pcap=true", "pcap: pcap files are written on one rank only"),
            ("trace.flows=[0]", "trace.flows: cc_trace.csv is written on one rank only")]
+# A collective workload on several ranks needs per-rank completion.
+REFUSED_COLLECTIVE = ("workload.sync=collective",
+                      'workload.sync: expected "rank" on several ranks')
 
 
 def run(cmd, env=None, expect=0):
@@ -83,11 +90,14 @@ def main():
             scen = os.path.join(HERE, name)
             seq = os.path.join(tmp, name + ".seq")
             run([tfrun, scen, "--out", seq, "--quiet"])
-            ref_csv = {f: read(os.path.join(seq, f)) for f in ("flows.csv", "fct_by_size.csv")}
+            ref_csv = {f: read(os.path.join(seq, f))
+                       for f in ("flows.csv", "fct_by_size.csv", "collectives.csv")
+                       if os.path.exists(os.path.join(seq, f))}
             ref = json.load(open(os.path.join(seq, "summary.json")))
             assert ref["outcome"] == "completed", name
-            assert ref["pfc_pause_frames"] > 0 and ref["cc"]["cnp_sent"] > 0, \
-                name + ": the scenario must pause and send CNPs"
+            if "incast" in name:
+                assert ref["pfc_pause_frames"] > 0 and ref["cc"]["cnp_sent"] > 0, \
+                    name + ": the scenario must pause and send CNPs"
             for engine in ("granted", "null"):
                 out = os.path.join(tmp, "%s.%s" % (name, engine))
                 run(mpi + [scen, "--out", out, "--quiet", "--mpi", engine], env)
@@ -125,6 +135,13 @@ def main():
             ok = line in got
             print("%s on 2 ranks: %s" % (setting, "refused" if ok else "NOT REFUSED:\n" + got))
             failures += not ok
+        setting, line = REFUSED_COLLECTIVE
+        got = run(mpi + [os.path.join(HERE, "fat-tree-collective.json"), "--out",
+                         os.path.join(tmp, "refused"), "--quiet", "--set", setting, "--mpi",
+                         "granted"], env, expect=2)
+        ok = line in got
+        print("%s on 2 ranks: %s" % (setting, "refused" if ok else "NOT REFUSED:\n" + got))
+        failures += not ok
     return 1 if failures else 0
 
 
