@@ -190,7 +190,7 @@ CollectiveEngine::Arrived(uint32_t collective, uint32_t transfer)
     if (m_perRank)
     {
         // The transfers that wait for this arrival are sent from its
-        // destination (StartPerRank checks): local, as the arrival is.
+        // destination (PlanPerRank checks): local, as the arrival is.
         for (uint32_t c : run.children[transfer])
         {
             if (--run.waiting[c] == 0)
