@@ -38,16 +38,8 @@ CollectiveEngine::Start(const CollectiveSpec& spec,
     run.group = group;
     run.done = done;
     const uint32_t id = static_cast<uint32_t>(m_records.size());
-    Record rec;
-    rec.id = id;
-    rec.type = spec.type;
-    rec.algorithm = spec.algorithm;
-    rec.bytes = spec.bytes;
-    rec.group = group;
-    rec.start = Simulator::Now();
-    rec.busFactor = run.plan.busFactor;
-    rec.transfers = run.plan.transfers.size();
-    m_records.push_back(rec);
+    m_records.push_back(MakeRecord(id, spec, group, run.plan));
+    m_records.back().start = Simulator::Now();
     const std::size_t nt = run.plan.transfers.size();
     run.waiting.resize(nt);
     run.children.resize(nt);
@@ -80,6 +72,23 @@ CollectiveEngine::Start(const CollectiveSpec& spec,
         }
     }
     return id;
+}
+
+CollectiveEngine::Record
+CollectiveEngine::MakeRecord(uint32_t id,
+                             const CollectiveSpec& spec,
+                             const std::vector<uint32_t>& group,
+                             const CollectivePlan& plan)
+{
+    Record rec;
+    rec.id = id;
+    rec.type = spec.type;
+    rec.algorithm = spec.algorithm;
+    rec.bytes = spec.bytes;
+    rec.group = group;
+    rec.busFactor = plan.busFactor;
+    rec.transfers = plan.transfers.size();
+    return rec;
 }
 
 CollectiveEngine::Qp&
@@ -318,14 +327,7 @@ CollectiveEngine::SetUp(uint32_t collective)
         const CollectivePlan& plan = m_plans[id % m_plans.size()];
         const uint32_t n = static_cast<uint32_t>(m_group.size());
         const std::size_t nt = plan.transfers.size();
-        Record rec;
-        rec.id = id;
-        rec.type = spec.type;
-        rec.algorithm = spec.algorithm;
-        rec.bytes = spec.bytes;
-        rec.group = m_group;
-        rec.busFactor = plan.busFactor;
-        rec.transfers = nt;
+        Record rec = MakeRecord(id, spec, m_group, plan);
         rec.started = false;
         Running run;
         run.waiting.resize(nt);
@@ -358,7 +360,8 @@ CollectiveEngine::SetUp(uint32_t collective)
             run.qpOf[t] = q.id;
             if (m_log)
             {
-                run.flow[t] = m_log->AddPlanned(q.qp, src, dst, m_class, tr.bytes, id, tr.step, -1);
+                run.flow[t] = m_log->AddPosted(q.qp, src, dst, m_class, tr.bytes, id, tr.step, -1);
+                m_log->NotPostedYet(run.flow[t]);
             }
             byStep.push_back(t);
         }

@@ -156,6 +156,11 @@ class CollectiveEngine
         uint32_t recvSlot{0};
     };
 
+    /// A record of collective \p id (no start yet).
+    static Record MakeRecord(uint32_t id,
+                             const CollectiveSpec& spec,
+                             const std::vector<uint32_t>& group,
+                             const CollectivePlan& plan);
     void Post(uint32_t collective, uint32_t transfer);
     void Arrived(uint32_t collective, uint32_t transfer);
     Qp& GetQp(uint32_t src, uint32_t dst, uint32_t channel);

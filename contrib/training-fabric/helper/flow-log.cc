@@ -87,19 +87,10 @@ FlowLog::AddPosted(Ptr<RdmaQueuePair> qp,
     return Add(f, qp);
 }
 
-uint32_t
-FlowLog::AddPlanned(Ptr<RdmaQueuePair> qp,
-                    uint32_t src,
-                    uint32_t dst,
-                    uint8_t priority,
-                    uint64_t bytes,
-                    int64_t collective,
-                    int32_t step,
-                    int64_t node)
+void
+FlowLog::NotPostedYet(uint32_t id)
 {
-    const uint32_t id = AddPosted(qp, src, dst, priority, bytes, collective, step, node);
     m_flows[id].posted = false;
-    return id;
 }
 
 void

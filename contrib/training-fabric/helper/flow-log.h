@@ -103,17 +103,11 @@ class FlowLog
                        int64_t node);
     /// The flow's last byte arrived now.
     /**
-     * As AddPosted, for a message to be posted later (Posted), perhaps by
-     * another process: a collective's transfer in the per-rank mode.
+     * The flow \p id, just added, is a message to be posted later (Posted),
+     * perhaps by another process: a collective's transfer in the per-rank
+     * mode. Its start is unknown until then.
      */
-    uint32_t AddPlanned(Ptr<RdmaQueuePair> qp,
-                        uint32_t src,
-                        uint32_t dst,
-                        uint8_t priority,
-                        uint64_t bytes,
-                        int64_t collective,
-                        int32_t step,
-                        int64_t node);
+    void NotPostedYet(uint32_t id);
     /// The planned flow \p id is posted now.
     void Posted(uint32_t id);
     void Received(uint32_t id);
