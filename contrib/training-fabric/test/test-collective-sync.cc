@@ -13,9 +13,12 @@
 #include "ns3/flow-log.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/rdma-queue-pair.h"
+#include "ns3/scenario-config.h"
+#include "ns3/scenario-runner.h"
 #include "ns3/simulator.h"
 
 #include <gtest/gtest.h>
+#include <sstream>
 #include <stdexcept>
 
 using namespace ns3;
@@ -205,4 +208,55 @@ TEST(CollectiveSync, EmptyTransfersAreRefused)
                                     Callback<void>()),
                  std::invalid_argument);
     Simulator::Destroy();
+}
+
+TEST(CollectiveSync, ScenarioKeyRunsPerRankAndEndsWhenEveryRankIsDone)
+{
+    // The same two all-to-alls as above through a scenario file: 2001 B
+    // between hosts 0 and 1 (one leaf of incast-8to1's fabric), twice. Rank 1
+    // sends the extra byte both times, so rank 0 is done first and starts
+    // collective 1 before collective 0's last rank finished.
+    ScenarioConfig cfg = LoadScenarioFile(
+        "examples/incast-8to1.json",
+        {R"(workload={"type": "collective", "collective": "all-to-all", "algorithm": "direct", "bytes": 2001, "group": [0, 1], "iterations": 2, "sync": "rank"})"});
+    EXPECT_EQ(cfg.workload.collective.sync, "rank");
+    ScenarioRunner run(cfg);
+    run.Build();
+    run.Run();
+    EXPECT_EQ(run.GetOutcome(), RunOutcome::COMPLETED);
+    std::istringstream in(run.CollectivesCsv());
+    std::string line;
+    std::getline(in, line); // header
+    std::vector<std::vector<std::string>> rows;
+    while (std::getline(in, line))
+    {
+        rows.emplace_back();
+        std::istringstream fields(line);
+        for (std::string c; std::getline(fields, c, ',');)
+        {
+            rows.back().push_back(c);
+        }
+    }
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0][12], "1");
+    EXPECT_EQ(rows[1][12], "1");
+    EXPECT_LT(std::stod(rows[1][6]), std::stod(rows[0][7])); // no barrier
+    // Every transfer is a flow of its collective, posted and acknowledged.
+    ASSERT_EQ(run.GetFlows().size(), 4u);
+    for (const FlowLog::Flow& f : run.GetFlows())
+    {
+        EXPECT_TRUE(f.posted && f.received && f.completed);
+    }
+    // A bad value is one line naming the key.
+    try
+    {
+        LoadScenarioFile(
+            "examples/incast-8to1.json",
+            {R"(workload={"type": "collective", "bytes": 2001, "group": [0, 1], "sync": "all"})"});
+        FAIL();
+    }
+    catch (const ScenarioError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("workload.sync"), std::string::npos) << e.what();
+    }
 }
