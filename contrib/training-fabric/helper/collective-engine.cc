@@ -38,16 +38,8 @@ CollectiveEngine::Start(const CollectiveSpec& spec,
     run.group = group;
     run.done = done;
     const uint32_t id = static_cast<uint32_t>(m_records.size());
-    Record rec;
-    rec.id = id;
-    rec.type = spec.type;
-    rec.algorithm = spec.algorithm;
-    rec.bytes = spec.bytes;
-    rec.group = group;
-    rec.start = Simulator::Now();
-    rec.busFactor = run.plan.busFactor;
-    rec.transfers = run.plan.transfers.size();
-    m_records.push_back(rec);
+    m_records.push_back(MakeRecord(id, spec, group, run.plan));
+    m_records.back().start = Simulator::Now();
     const std::size_t nt = run.plan.transfers.size();
     run.waiting.resize(nt);
     run.children.resize(nt);
@@ -82,6 +74,23 @@ CollectiveEngine::Start(const CollectiveSpec& spec,
     return id;
 }
 
+CollectiveEngine::Record
+CollectiveEngine::MakeRecord(uint32_t id,
+                             const CollectiveSpec& spec,
+                             const std::vector<uint32_t>& group,
+                             const CollectivePlan& plan)
+{
+    Record rec;
+    rec.id = id;
+    rec.type = spec.type;
+    rec.algorithm = spec.algorithm;
+    rec.bytes = spec.bytes;
+    rec.group = group;
+    rec.busFactor = plan.busFactor;
+    rec.transfers = plan.transfers.size();
+    return rec;
+}
+
 CollectiveEngine::Qp&
 CollectiveEngine::GetQp(uint32_t src, uint32_t dst, uint32_t channel)
 {
@@ -93,14 +102,15 @@ CollectiveEngine::GetQp(uint32_t src, uint32_t dst, uint32_t channel)
     }
     Qp& q = m_qps[key];
     q.qp = m_topo->Connect(src, dst, m_class);
+    q.id = static_cast<uint32_t>(m_qpList.size());
+    m_qpList.push_back(&q);
     Qp* self = &q;
     q.qp->SetRecvCompleteCallback(
         [this, self](Ptr<RdmaQueuePair>, uint64_t seq, uint64_t) { OnReceived(self, seq); });
-    if (m_log)
+    if (m_log || m_perRank)
     {
-        q.qp->SetSendCompleteCallback([this, self](Ptr<RdmaQueuePair>, uint64_t seq) {
-            m_log->Acked(self->inFlight.at(seq).flow);
-        });
+        q.qp->SetSendCompleteCallback(
+            [this, self](Ptr<RdmaQueuePair>, uint64_t seq) { OnSent(self, seq); });
     }
     return q;
 }
@@ -133,6 +143,30 @@ CollectiveEngine::Post(uint32_t collective, uint32_t transfer)
 void
 CollectiveEngine::OnReceived(Qp* q, uint64_t seq)
 {
+    if (m_perRank)
+    {
+        // The sender may be another process: which transfer this is follows
+        // from the QP's fixed order (SetUp), not from the sender's records.
+        while (true)
+        {
+            SetUp(q->recvCollective);
+            Running& run = m_running[q->recvCollective];
+            if (q->id < run.onQp.size() && q->recvSlot < run.onQp[q->id].size())
+            {
+                const uint32_t t = run.onQp[q->id][q->recvSlot++];
+                if (m_log)
+                {
+                    m_log->Received(run.flow[t]);
+                }
+                Arrived(q->recvCollective, t);
+                return;
+            }
+            NS_ABORT_MSG_IF(q->recvCollective + 1 >= m_count,
+                            "CollectiveEngine: a message beyond the last collective");
+            ++q->recvCollective;
+            q->recvSlot = 0;
+        }
+    }
     const Pending p = q->inFlight.at(seq);
     if (m_log)
     {
@@ -142,9 +176,47 @@ CollectiveEngine::OnReceived(Qp* q, uint64_t seq)
 }
 
 void
+CollectiveEngine::OnSent(Qp* q, uint64_t seq)
+{
+    const Pending& p = q->inFlight.at(seq);
+    if (m_log)
+    {
+        m_log->Acked(p.flow);
+    }
+    if (m_perRank)
+    {
+        Running& run = m_running[p.collective];
+        const uint32_t src = PlanOf(p.collective).transfers[p.transfer].src;
+        --run.partLeft[src];
+        PartProgress(p.collective, src);
+    }
+}
+
+void
 CollectiveEngine::Arrived(uint32_t collective, uint32_t transfer)
 {
     Running& run = m_running[collective];
+    if (m_perRank)
+    {
+        // The transfers that wait for this arrival are sent from its
+        // destination (PlanPerRank checks): local, as the arrival is.
+        for (uint32_t c : run.children[transfer])
+        {
+            if (--run.waiting[c] == 0)
+            {
+                TryPost(collective, c);
+            }
+        }
+        const Transfer& tr = PlanOf(collective).transfers[transfer];
+        --run.partLeft[tr.dst];
+        if (run.qpOf[transfer] == kNoQp)
+        {
+            --run.partLeft[tr.src]; // no network: "acknowledged" at once too
+            PartProgress(collective, tr.src);
+        }
+        PartProgress(collective, tr.dst);
+        return;
+    }
     for (uint32_t c : run.children[transfer])
     {
         if (--run.waiting[c] == 0)
@@ -161,6 +233,245 @@ CollectiveEngine::Arrived(uint32_t collective, uint32_t transfer)
         {
             run.done(collective);
         }
+    }
+}
+
+const CollectivePlan&
+CollectiveEngine::PlanOf(uint32_t collective) const
+{
+    return m_perRank ? m_plans[collective % m_plans.size()] : m_running[collective].plan;
+}
+
+void
+CollectiveEngine::PlanPerRank(const std::vector<CollectiveSpec>& phases,
+                              uint32_t count,
+                              const std::vector<uint32_t>& group,
+                              Callback<bool, uint32_t> isLocal,
+                              Callback<void> done)
+{
+    NS_ABORT_MSG_IF(!m_running.empty() || m_perRank || phases.empty(),
+                    "CollectiveEngine::PlanPerRank: once, on a fresh engine, with phases");
+    const uint32_t n = static_cast<uint32_t>(group.size());
+    for (const CollectiveSpec& spec : phases)
+    {
+        CollectiveSpec s = spec;
+        s.ranks = n;
+        m_plans.push_back(PlanCollective(s));
+        const CollectivePlan& plan = m_plans.back();
+        for (const Transfer& t : plan.transfers)
+        {
+            // A rank can only wait for what arrives at it.
+            for (uint32_t d : t.deps)
+            {
+                if (plan.transfers[d].dst != t.src)
+                {
+                    throw std::invalid_argument(spec.algorithm + " " + spec.type +
+                                                " waits for data sent to another rank: it has "
+                                                "no per-rank completion");
+                }
+            }
+            if (t.bytes == 0 && group[t.src] != group[t.dst])
+            {
+                throw std::invalid_argument(
+                    std::to_string(spec.bytes) + " B leave empty transfers (" + spec.algorithm +
+                    " over " + std::to_string(n) + " ranks, " + std::to_string(spec.channels) +
+                    " channel(s) x " + std::to_string(spec.chunks) +
+                    " chunk(s)); per rank, every transfer must carry at least one byte");
+            }
+        }
+    }
+    m_perRank = true;
+    m_phases = phases;
+    m_count = count;
+    m_group = group;
+    m_allDone = done;
+    m_local.resize(n);
+    for (uint32_t g = 0; g < n; ++g)
+    {
+        m_local[g] = isLocal(group[g]);
+        m_localActive += m_local[g] ? 1 : 0;
+    }
+}
+
+void
+CollectiveEngine::StartPerRank()
+{
+    NS_ABORT_MSG_UNLESS(m_perRank, "CollectiveEngine::StartPerRank: PlanPerRank first");
+    for (uint32_t g = 0; g < m_group.size() && m_count > 0; ++g)
+    {
+        if (m_local[g])
+        {
+            StartPart(0, g);
+        }
+    }
+}
+
+void
+CollectiveEngine::SetUpRemaining()
+{
+    if (m_perRank && m_count > 0)
+    {
+        SetUp(m_count - 1);
+    }
+}
+
+void
+CollectiveEngine::SetUp(uint32_t collective)
+{
+    // Collectives are set up in order, so that every process opens the same
+    // QPs (source ports) and lists the same flows in the same order.
+    while (m_running.size() <= collective)
+    {
+        const auto id = static_cast<uint32_t>(m_running.size());
+        const CollectiveSpec& spec = m_phases[id % m_phases.size()];
+        const CollectivePlan& plan = m_plans[id % m_plans.size()];
+        const uint32_t n = static_cast<uint32_t>(m_group.size());
+        const std::size_t nt = plan.transfers.size();
+        Record rec = MakeRecord(id, spec, m_group, plan);
+        rec.started = false;
+        Running run;
+        run.waiting.resize(nt);
+        run.children.resize(nt);
+        run.qpOf.assign(nt, kNoQp);
+        run.slot.assign(nt, 0);
+        run.flow.assign(nt, 0);
+        run.sends.resize(n);
+        run.partLeft.assign(n, 0);
+        run.started.assign(n, false);
+        std::vector<uint32_t> byStep;
+        for (uint32_t t = 0; t < nt; ++t)
+        {
+            const Transfer& tr = plan.transfers[t];
+            run.waiting[t] = static_cast<uint32_t>(tr.deps.size());
+            for (uint32_t d : tr.deps)
+            {
+                run.children[d].push_back(t);
+            }
+            run.sends[tr.src].push_back(t);
+            ++run.partLeft[tr.src];
+            ++run.partLeft[tr.dst];
+            const uint32_t src = m_group[tr.src];
+            const uint32_t dst = m_group[tr.dst];
+            if (tr.bytes == 0 || src == dst)
+            {
+                continue;
+            }
+            Qp& q = GetQp(src, dst, tr.channel);
+            run.qpOf[t] = q.id;
+            if (m_log)
+            {
+                run.flow[t] = m_log->AddPosted(q.qp, src, dst, m_class, tr.bytes, id, tr.step, -1);
+                m_log->NotPostedYet(run.flow[t]);
+            }
+            byStep.push_back(t);
+        }
+        // Each QP carries its transfers by step, then plan index: an order
+        // both ends know, which never waits for a later step (a dependency
+        // is always of a lower step), so it cannot deadlock.
+        std::stable_sort(byStep.begin(), byStep.end(), [&plan](uint32_t a, uint32_t b) {
+            return plan.transfers[a].step < plan.transfers[b].step;
+        });
+        run.onQp.resize(m_qpList.size());
+        run.nextPost.assign(m_qpList.size(), 0);
+        for (uint32_t t : byStep)
+        {
+            run.slot[t] = static_cast<uint32_t>(run.onQp[run.qpOf[t]].size());
+            run.onQp[run.qpOf[t]].push_back(t);
+        }
+        for (uint32_t g = 0; g < n; ++g)
+        {
+            run.localLeft += m_local[g] ? 1 : 0;
+        }
+        rec.done = run.localLeft == 0;
+        m_records.push_back(rec);
+        m_running.push_back(std::move(run));
+    }
+}
+
+void
+CollectiveEngine::StartPart(uint32_t collective, uint32_t rank)
+{
+    SetUp(collective);
+    Running& run = m_running[collective];
+    Record& rec = m_records[collective];
+    if (!rec.started)
+    {
+        rec.started = true;
+        rec.start = Simulator::Now();
+    }
+    run.started[rank] = true;
+    for (uint32_t t : run.sends[rank])
+    {
+        TryPost(collective, t);
+    }
+    PartProgress(collective, rank);
+}
+
+void
+CollectiveEngine::TryPost(uint32_t collective, uint32_t transfer)
+{
+    Running& run = m_running[collective];
+    const CollectivePlan& plan = PlanOf(collective);
+    uint32_t t = transfer;
+    while (true)
+    {
+        const Transfer& tr = plan.transfers[t];
+        if (!m_local[tr.src] || !run.started[tr.src] || run.waiting[t] != 0)
+        {
+            return;
+        }
+        const uint32_t qid = run.qpOf[t];
+        if (qid == kNoQp)
+        {
+            Simulator::ScheduleNow(&CollectiveEngine::Arrived, this, collective, t);
+            return;
+        }
+        if (run.slot[t] != run.nextPost[qid])
+        {
+            return; // an earlier transfer on this QP goes first
+        }
+        Qp& q = *m_qpList[qid];
+        const uint32_t src = m_group[tr.src];
+        if (m_log)
+        {
+            m_log->Posted(run.flow[t]);
+        }
+        const uint64_t seq = m_topo->GetNic(src)->PostSend(q.qp, tr.bytes);
+        if (q.inFlight.size() <= seq)
+        {
+            q.inFlight.resize(seq + 1);
+        }
+        q.inFlight[seq] = Pending{collective, t, run.flow[t]};
+        if (++run.nextPost[qid] == run.onQp[qid].size())
+        {
+            return;
+        }
+        t = run.onQp[qid][run.nextPost[qid]]; // the next one may be ready already
+    }
+}
+
+void
+CollectiveEngine::PartProgress(uint32_t collective, uint32_t rank)
+{
+    Running& run = m_running[collective];
+    if (!run.started[rank] || run.partLeft[rank] != 0)
+    {
+        return;
+    }
+    // This rank's part is done: it moves on, whatever the others do.
+    if (--run.localLeft == 0)
+    {
+        Record& rec = m_records[collective];
+        rec.finish = Simulator::Now();
+        rec.done = true;
+    }
+    if (collective + 1 < m_count)
+    {
+        StartPart(collective + 1, rank);
+    }
+    else if (--m_localActive == 0 && !m_allDone.IsNull())
+    {
+        m_allDone();
     }
 }
 
@@ -194,16 +505,24 @@ CollectiveEngine::RecordsCsv() const
         {
             group += (i ? " " : "") + std::to_string(r.group[i]);
         }
-        char buf[256];
+        // Per-rank mode: a process none of whose ranks began the collective
+        // leaves start_s empty (tools/merge-ranks.py takes the others').
+        const bool timed = r.done && r.started;
         const double dur = (r.finish - r.start).GetSeconds();
         // nccl-tests: algbw = S / t; busbw = algbw x factor.
-        const double algbw = r.done && dur > 0 ? r.bytes * 8.0 / dur / 1e9 : 0.0;
+        const double algbw = timed && dur > 0 ? r.bytes * 8.0 / dur / 1e9 : 0.0;
+        char start[32] = "";
+        if (r.started)
+        {
+            std::snprintf(start, sizeof(start), "%.12f", r.start.GetSeconds());
+        }
+        char buf[256];
         std::snprintf(buf,
                       sizeof(buf),
-                      "%.12f,%.12f,%.12f,%.6f,%.6f",
-                      r.start.GetSeconds(),
-                      r.done ? r.finish.GetSeconds() : 0.0,
-                      r.done ? dur : 0.0,
+                      "%s,%.12f,%.12f,%.6f,%.6f",
+                      start,
+                      timed ? r.finish.GetSeconds() : 0.0,
+                      timed ? dur : 0.0,
                       algbw,
                       algbw * r.busFactor);
         os << r.id << ',' << r.type << ',' << r.algorithm << ',' << r.bytes << ',' << r.group.size()

@@ -50,6 +50,9 @@ class CollectiveEngine
         bool done{false};
         double busFactor{1.0};
         uint64_t transfers{0};
+        /// Per-rank mode: whether a rank of this process began its part
+        /// (start is then the first such start); false leaves start_s empty.
+        bool started{true};
     };
 
     typedef Callback<void, uint32_t> DoneCallback; //!< collective id
@@ -71,6 +74,44 @@ class CollectiveEngine
                    const std::vector<uint32_t>& group,
                    DoneCallback done = DoneCallback());
 
+    /**
+     * Per-rank mode (NCCL's and ASTRA-sim's meaning of "done"): run the
+     * collectives \p phases[k % phases.size()] for k = 0 .. \p count - 1 on
+     * \p group, each rank moving on to its next collective once its own part
+     * of the current one is done: every transfer it receives arrived and
+     * every transfer it sends acknowledged. No barrier joins the ranks.
+     *
+     * Only the ranks whose host \p isLocal says this process owns post
+     * (an MPI rank's hosts; all hosts in one process). Each collective's
+     * network transfers are flows of the log, in plan order, as soon as
+     * the collective is set up here; their start is filled when posted. A
+     * queue pair carries a collective's transfers in a fixed order (by
+     * step, then plan index), so that the receiving end, which may be
+     * another process, knows which transfer its k-th message is, as both
+     * ends of an NCCL connection follow the same program order.
+     * \p done is called when every local rank has finished all \p count
+     * collectives (never if there is no local rank).
+     *
+     * Call once, on a fresh engine, instead of Start; StartPerRank() then
+     * starts the ranks. Throws std::invalid_argument for an impossible
+     * spec, a plan in which a transfer waits for data sent to another rank
+     * than its source, or a transfer of zero bytes between two hosts (it
+     * would end at once at its destination, a coupling no MPI rank can see).
+     */
+    void PlanPerRank(const std::vector<CollectiveSpec>& phases,
+                     uint32_t count,
+                     const std::vector<uint32_t>& group,
+                     Callback<bool, uint32_t> isLocal,
+                     Callback<void> done);
+    /// Per-rank mode: start the local ranks' first collective now.
+    void StartPerRank();
+    /**
+     * Per-rank mode: set up the collectives not reached yet, so that every
+     * process lists the same collectives and flows (unposted flows have no
+     * start). Call at the end of the run, before the outputs.
+     */
+    void SetUpRemaining();
+
     const std::vector<Record>& GetRecords() const;
     /// \return collectives.csv (header and one row per collective)
     std::string RecordsCsv() const;
@@ -86,6 +127,16 @@ class CollectiveEngine
         std::vector<std::vector<uint32_t>> children; //!< transfers waiting for each
         uint64_t remaining{0};
         DoneCallback done;
+        // Per-rank mode only.
+        std::vector<uint32_t> qpOf;               //!< per transfer: m_qpList index, or none
+        std::vector<uint32_t> slot;               //!< per transfer: its place on its QP
+        std::vector<uint32_t> flow;               //!< per transfer: flow id in m_log
+        std::vector<std::vector<uint32_t>> onQp;  //!< per QP: its transfers, in order
+        std::vector<uint32_t> nextPost;           //!< per QP: next place to post
+        std::vector<std::vector<uint32_t>> sends; //!< per rank: the transfers it sends
+        std::vector<uint32_t> partLeft;           //!< per rank: arrivals and acks still due
+        std::vector<bool> started;                //!< per rank: its part began
+        uint32_t localLeft{0};                    //!< local ranks not done yet
     };
 
     struct Pending
@@ -99,12 +150,42 @@ class CollectiveEngine
     {
         Ptr<RdmaQueuePair> qp;
         std::vector<Pending> inFlight; //!< by message sequence number
+        uint32_t id{0};                //!< in m_qpList
+        // Per-rank mode: the collective and place of the next message to arrive.
+        uint32_t recvCollective{0};
+        uint32_t recvSlot{0};
     };
 
+    /// A record of collective \p id (no start yet).
+    static Record MakeRecord(uint32_t id,
+                             const CollectiveSpec& spec,
+                             const std::vector<uint32_t>& group,
+                             const CollectivePlan& plan);
     void Post(uint32_t collective, uint32_t transfer);
     void Arrived(uint32_t collective, uint32_t transfer);
     Qp& GetQp(uint32_t src, uint32_t dst, uint32_t channel);
     void OnReceived(Qp* q, uint64_t seq);
+    void OnSent(Qp* q, uint64_t seq);
+
+    // Per-rank mode (StartPerRank).
+    static constexpr uint32_t kNoQp = UINT32_MAX; //!< a transfer that crosses no network
+    /// The plan of \p collective (per-rank mode: its phase's, shared).
+    const CollectivePlan& PlanOf(uint32_t collective) const;
+    void SetUp(uint32_t collective);
+    void StartPart(uint32_t collective, uint32_t rank);
+    /// Post \p transfer if it may go now, and the next ones of its QP that may.
+    void TryPost(uint32_t collective, uint32_t transfer);
+    /// If \p rank's part of \p collective is done, move it on to its next collective.
+    void PartProgress(uint32_t collective, uint32_t rank);
+    bool m_perRank{false};
+    std::vector<CollectiveSpec> m_phases;
+    std::vector<CollectivePlan> m_plans; //!< per phase
+    uint32_t m_count{0};
+    std::vector<uint32_t> m_group;
+    std::vector<bool> m_local; //!< per rank: its host is this process's
+    uint32_t m_localActive{0}; //!< local ranks with collectives still to run
+    Callback<void> m_allDone;
+    std::vector<Qp*> m_qpList; //!< by Qp::id
 
     Ptr<FabricTopology> m_topo;
     uint8_t m_class;

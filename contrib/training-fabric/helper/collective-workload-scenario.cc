@@ -32,6 +32,7 @@ class CollectiveWorkloadReader : public ScenarioWorkload
         }
         c.iterations = static_cast<uint32_t>(w.UInt("iterations", 1, 1, 100000));
         c.priority = static_cast<uint8_t>(w.UInt("priority", 3, 0, 7));
+        c.sync = w.Str("sync", "collective", {"collective", "rank"});
         // One collective's keys, at the top level or in each of "phases".
         auto readPhase = [&](ScenarioSection& ps) {
             CollectiveSpec spec;
@@ -142,6 +143,10 @@ class CollectiveWorkloadReader : public ScenarioWorkload
         w["group"] = cw.group;
         w["iterations"] = cw.iterations;
         w["priority"] = cw.priority;
+        if (cw.sync != "collective") // (scenario.json as before for the default)
+        {
+            w["sync"] = cw.sync;
+        }
         w["phases"] = nlohmann::ordered_json::array();
         for (const CollectiveSpec& p : cw.phases)
         {

@@ -87,6 +87,20 @@ FlowLog::AddPosted(Ptr<RdmaQueuePair> qp,
     return Add(f, qp);
 }
 
+void
+FlowLog::NotPostedYet(uint32_t id)
+{
+    m_flows[id].posted = false;
+}
+
+void
+FlowLog::Posted(uint32_t id)
+{
+    Flow& f = m_flows[id];
+    f.posted = true;
+    f.start = Simulator::Now();
+}
+
 bool
 FlowLog::Selected(uint32_t id, const Flow& f) const
 {
@@ -213,8 +227,12 @@ FlowLog::Csv() const
         u(f.srcPort);
         u(f.priority);
         u(f.bytes);
-        sec(f.start);
-        if (f.received)
+        if (f.posted)
+        {
+            AppendSeconds(s, f.start);
+        }
+        s += ',';
+        if (f.received && f.posted)
         {
             const Time fct = f.finish - f.start;
             sec(f.finish);
@@ -230,6 +248,10 @@ FlowLog::Csv() const
         }
         else
         {
+            if (f.received)
+            {
+                AppendSeconds(s, f.finish); // the start is another rank's
+            }
             s += ",,";
             sec(f.idealFct);
             s += ',';

@@ -75,6 +75,10 @@ class FlowLog
         int32_t step{-1};       //!< the transfer's step in its collective, or -1
         int64_t node{-1};       //!< the trace's SEND node, or -1
         bool sharedQp{false};   //!< its QP carries other flows too (no per-flow counters)
+        /// false for a collective's planned transfer not posted (here) yet:
+        /// flows.csv leaves start_s, fct_s and slowdown empty (on several MPI
+        /// ranks the sender's rank knows the start, the receiver's the finish)
+        bool posted{true};
         uint64_t retransmits{0};
         uint64_t timeouts{0};
     };
@@ -98,6 +102,14 @@ class FlowLog
                        int32_t step,
                        int64_t node);
     /// The flow's last byte arrived now.
+    /**
+     * The flow \p id, just added, is a message to be posted later (Posted),
+     * perhaps by another process: a collective's transfer in the per-rank
+     * mode. Its start is unknown until then.
+     */
+    void NotPostedYet(uint32_t id);
+    /// The planned flow \p id is posted now.
+    void Posted(uint32_t id);
     void Received(uint32_t id);
     /// The flow's last byte was acknowledged now.
     void Acked(uint32_t id);

@@ -200,9 +200,52 @@ ScenarioRunner::Build()
     Phase("setting up the workload (" + m_cfg.workload.type + ")");
     if (!m_cfg.workload.collective.phases.empty())
     {
-        m_engine =
-            std::make_unique<CollectiveEngine>(m_topo, m_cfg.workload.collective.priority, &m_log);
-        Simulator::Schedule(Time(0), &ScenarioRunner::StartCollective, this);
+        const CollectiveWorkload& c = m_cfg.workload.collective;
+        m_engine = std::make_unique<CollectiveEngine>(m_topo, c.priority, &m_log);
+        if (c.sync == "rank")
+        {
+            // Each rank moves on by itself; under MPI, each process runs its
+            // own hosts' ranks (and waits for them: m_localPending).
+            const uint32_t self = Simulator::GetSystemId();
+            auto isLocal = [this, self](uint32_t host) {
+                return m_topo->GetHostNode(host)->GetSystemId() == self;
+            };
+            try
+            {
+                m_engine->PlanPerRank(c.phases,
+                                      c.iterations * static_cast<uint32_t>(c.phases.size()),
+                                      c.group,
+                                      Callback<bool, uint32_t>(isLocal),
+                                      Callback<void>([this]() {
+                                          if (m_distributed)
+                                          {
+                                              LocalFlowEnd();
+                                          }
+                                          else
+                                          {
+                                              WorkloadDone();
+                                          }
+                                      }));
+            }
+            catch (const std::invalid_argument& e)
+            {
+                Simulator::Destroy();
+                throw ScenarioError(file + ": workload.sync: " + e.what());
+            }
+            for (uint32_t h : c.group)
+            {
+                if (isLocal(h))
+                {
+                    m_localPending = 1; // the local ranks' last collective
+                    break;
+                }
+            }
+            Simulator::Schedule(Time(0), &CollectiveEngine::StartPerRank, m_engine.get());
+        }
+        else
+        {
+            Simulator::Schedule(Time(0), &ScenarioRunner::StartCollective, this);
+        }
     }
     else if (!m_cfg.workload.trace.graphs.empty())
     {
@@ -229,11 +272,20 @@ ScenarioRunner::Build()
     m_log.SetAckedCallback(MakeCallback(&ScenarioRunner::MaybeStop, this));
     m_workloadDone = !m_engine && !m_traceRunner;
     m_distributed = m_cfg.ranks > 1;
-    if (m_distributed && !m_workloadDone)
+    if (m_distributed && m_traceRunner)
     {
         Simulator::Destroy();
-        throw ScenarioError(file + ": ranks: collective and trace workloads run on one rank only "
-                                   "(flow workloads split over ranks)");
+        throw ScenarioError(file + ": ranks: trace workloads run on one rank only "
+                                   "(flow and collective workloads split over ranks)");
+    }
+    if (m_distributed && m_engine && m_cfg.workload.collective.sync != "rank")
+    {
+        // "collective" starts the next collective on every rank at the
+        // instant the last transfer anywhere arrives: a coupling without a
+        // link delay, which no MPI rank can follow.
+        Simulator::Destroy();
+        throw ScenarioError(file + ": workload.sync: expected \"rank\" on several ranks (a "
+                                   "collective ends per rank there), got \"collective\"");
     }
     if (m_distributed && !m_cfg.events.empty())
     {

@@ -165,6 +165,10 @@ struct CollectiveWorkload
     std::vector<uint32_t> dims;
     std::vector<std::string> dimAlgorithms;
     uint8_t priority{3};
+    /// `sync`: when a rank moves on to its next collective: "collective"
+    /// (once the whole collective is done, every rank at once) or "rank"
+    /// (once its own part is done, as NCCL and ASTRA-sim). "collective".
+    std::string sync{"collective"};
     /// The collectives of one iteration, in order (the fields above mirror the first).
     std::vector<CollectiveSpec> phases;
 };

@@ -138,7 +138,7 @@ ScenarioRunner::SummaryJson() const
     std::vector<double> fct;
     for (const auto& f : flows)
     {
-        if (f.received)
+        if (f.received && f.posted) // (on several MPI ranks, the merge recomputes these)
         {
             fct.push_back((f.finish - f.start).GetSeconds());
             slow.push_back(Slowdown(f));
@@ -265,7 +265,7 @@ ScenarioRunner::FctBySizeCsv(bool backgroundOnly) const
     for (std::size_t i = first; i < last && i < flows.size(); ++i)
     {
         const FlowLog::Flow& f = flows[i];
-        if (f.received)
+        if (f.received && f.posted)
         {
             slowdowns.emplace_back(f.bytes, Slowdown(f));
         }

@@ -271,7 +271,7 @@ ScenarioRunner::Sample()
     char line[160];
     for (const FlowLog::Sampled& s : m_log.GetSampled())
     {
-        if (Simulator::Now() < m_log.GetFlows()[s.id].start)
+        if (!m_log.GetFlows()[s.id].posted || Simulator::Now() < m_log.GetFlows()[s.id].start)
         {
             continue;
         }
@@ -338,6 +338,10 @@ ScenarioRunner::Run()
     m_endTime = m_distributed && m_localPending == 0 ? m_localDone : Simulator::Now();
     m_totals.simTimeS = m_endTime.GetSeconds();
     m_totals.events = Simulator::GetEventCount();
+    if (m_engine)
+    {
+        m_engine->SetUpRemaining(); // per-rank: every process lists every collective
+    }
     Collect();
     if (m_monitor)
     {

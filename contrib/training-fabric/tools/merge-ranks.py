@@ -25,6 +25,18 @@ imports merge() from here. The rules (model doc, "Distributed engine"):
    ranks, which the ranks' means do not determine).
  - fct_by_size.csv: recomputed from the merged flows; fct_by_size_background.csv
    is not kept (flows.csv does not say which flows are the background's).
+ - flows.csv of a collective workload (workload.sync "rank"): a transfer's
+   start is known to its sender's rank, its finish to its receiver's; fct_s
+   and slowdown are then recomputed from them as tf-run computes them
+   (FlowLog::Csv: finish - start in picoseconds; fct / ideal_fct, "%.6f").
+ - collectives.csv (workload.sync "rank"): one row per collective; start =
+   the earliest rank's start (a rank none of whose hosts is in the group
+   leaves it empty), finish = the latest rank's finish, completed only if
+   every rank's part is; duration, algbw and busbw are recomputed as
+   CollectiveEngine::RecordsCsv computes them (nccl-tests' PERFORMANCE.md:
+   algbw = S / t, busbw = algbw x 2(n-1)/n for all-reduce, (n-1)/n for
+   reduce-scatter, all-gather and all-to-all). summary.json's collectives
+   and ranks sections and bytes_sent (each rank counts what it posted) follow.
 Exit 1 with one line on a missing folder or conflicting ranks.
 """
 import csv, json, math, os, shutil, sys
@@ -80,6 +92,68 @@ def merge_flows(tables, where):
     return out
 
 
+def seconds(p):
+    """Integer picoseconds as tf-run writes seconds (12 decimals)."""
+    return "%s%d.%012d" % ("-" if p < 0 else "", abs(p) // 10**12, abs(p) % 10**12)
+
+
+def fill_fcts(flows):
+    """fct_s and slowdown of the rows whose start and finish two ranks gave."""
+    h = flows[0]
+    st, fin, fct, ideal, slow = (h.index(k) for k in
+                                 ("start_s", "finish_s", "fct_s", "ideal_fct_s", "slowdown"))
+    for r in flows[1:]:
+        if r[fct] == "" and r[st] != "" and r[fin] != "":
+            f = ps(r[fin]) - ps(r[st])
+            r[fct] = seconds(f)
+            i = ps(r[ideal]) if r[ideal] else 0
+            r[slow] = "%.6f" % ((f / 1e12) / (i / 1e12) if i > 0 else 1.0)
+
+
+def bus_factor(kind, n):
+    """CollectivePlan::busFactor (nccl-tests' PERFORMANCE.md)."""
+    if kind == "all-reduce":
+        return 2.0 * (n - 1) / n
+    if kind in ("broadcast", "reduce", "barrier"):
+        return 1.0
+    return float(n - 1) / n
+
+
+def merge_collectives(tables, where):
+    """collectives.csv rows of every rank -> one row per collective, and for
+    summary.json the busbw of each completed one."""
+    header = tables[0][0]
+    if any(t[0] != header or len(t) != len(tables[0]) for t in tables):
+        raise MergeError("%s: the ranks' collectives.csv differ in header or row count" % where)
+    c = {k: header.index(k) for k in header}
+    out = [header]
+    busbws = []
+    for rows in zip(*(t[1:] for t in tables)):
+        row = list(rows[0])
+        for k in ("collective", "type", "algorithm", "bytes", "ranks", "group", "transfers"):
+            if any(r[c[k]] != row[c[k]] for r in rows):
+                raise MergeError("%s: collective %s, %s: ranks disagree" % (where, row[0], k))
+        begun = [r for r in rows if r[c["start_s"]] != ""]
+        done = all(r[c["completed"]] == "1" for r in rows) and begun
+        row[c["start_s"]] = min((r[c["start_s"]] for r in begun), key=ps, default="")
+        row[c["completed"]] = "1" if done else "0"
+        algbw = busbw = 0.0
+        if done:
+            row[c["finish_s"]] = max((r[c["finish_s"]] for r in begun), key=ps)
+            dur = ps(row[c["finish_s"]]) - ps(row[c["start_s"]])
+            row[c["duration_s"]] = seconds(dur)
+            if dur > 0:
+                algbw = int(row[c["bytes"]]) * 8.0 / (dur / 1e12) / 1e9
+            busbw = algbw * bus_factor(row[c["type"]], int(row[c["ranks"]]))
+            busbws.append(busbw)
+        else:
+            row[c["finish_s"]] = row[c["duration_s"]] = "%.12f" % 0.0
+        row[c["algbw_gbps"]] = "%.6f" % algbw
+        row[c["busbw_gbps"]] = "%.6f" % busbw
+        out.append(row)
+    return out, busbws
+
+
 def slowdowns(flows):
     """(fct seconds, slowdown, bytes) of every received flow, as tf-run computes them."""
     h = flows[0]
@@ -110,7 +184,8 @@ def fct_by_size_csv(fs, buckets=20):
     return text
 
 
-def merge_summary(sums, fs):
+def merge_summary(sums, fs, colls=None):
+    """colls: the merged collectives.csv and its busbws (merge_collectives), if any."""
     j = json.loads(json.dumps(sums[0]))  # rank 0's order and its own fields
     for k in SUMMED:
         if k in j:
@@ -141,9 +216,28 @@ def merge_summary(sums, fs):
     cc["max_queue_bytes"] = j["max_queue_bytes"]
     cc["mean_queue_bytes"] = max(s["cc"]["mean_queue_bytes"] for s in sums)
     cc["cnp_sent"] = sum(s["cc"]["cnp_sent"] for s in sums)
+    if colls is not None and "collectives" in j:
+        rows, busbws = colls
+        j["bytes_sent"] = sum(s["bytes_sent"] for s in sums)  # each rank's posted bytes
+        cj = j["collectives"]
+        cj["instances"] = len(rows) - 1
+        cj["completed"] = len(busbws)
+        total = 0.0
+        for b in busbws:
+            total += b
+        cj["mean_busbw_gbps"] = round9(total / len(busbws) if busbws else 0.0)
+        # ScenarioRunner: every rank busy until the last collective ends.
+        last = rows[-1] if len(rows) > 1 else None
+        end = (round9(ps(last[rows[0].index("finish_s")]) / 1e12)
+               if last and last[rows[0].index("completed")] == "1" else j["sim_time_s"])
+        for r in j.get("ranks", []):
+            r["finish_s"] = end
+            r["exposed_comm_s"] = end
     j.pop("unfinished", None)
     if j["outcome"] != "completed":
         u = {}
+        if "collectives" in j:
+            u["collectives_unfinished"] = j["collectives"]["instances"] - j["collectives"]["completed"]
         if j["flows_completed"] < j["flows_total"]:
             u["flows_unfinished"] = j["flows_total"] - j["flows_completed"]
         u["bytes_unacked"] = j["bytes_sent"] - j["bytes_acked"]
@@ -174,12 +268,20 @@ def merge(out, ranks, keep_ranks=False):
         with open(os.path.join(d, "flows.csv"), newline="") as f:
             tables.append(list(csv.reader(f)))
     flows = merge_flows(tables, out + "*/flows.csv")
+    fill_fcts(flows)
+    colls = None
+    if all(os.path.isfile(os.path.join(d, "collectives.csv")) for d in dirs):
+        ctables = []
+        for d in dirs:
+            with open(os.path.join(d, "collectives.csv"), newline="") as f:
+                ctables.append(list(csv.reader(f)))
+        colls = merge_collectives(ctables, out + "*/collectives.csv")
     sums = []
     for d in dirs:
         with open(os.path.join(d, "summary.json"), encoding="utf-8") as f:
             sums.append(json.load(f))
     fs = slowdowns(flows)
-    summary = merge_summary(sums, fs)
+    summary = merge_summary(sums, fs, colls)
     if keep_ranks:
         os.makedirs(os.path.join(out, "ranks"), exist_ok=True)
         keep0 = os.path.join(out, "ranks", "0")
@@ -200,8 +302,10 @@ def merge(out, ranks, keep_ranks=False):
         f.write(dump_csv(flows))
     with open(os.path.join(out, "summary.json"), "w", encoding="utf-8") as f:
         f.write(dump_json(summary))
-    # collectives.csv and scenario.json: rank 0's (collective and trace
-    # workloads run on one rank only; scenario.json is the same on every rank).
+    if colls is not None:
+        with open(os.path.join(out, "collectives.csv"), "w", newline="") as f:
+            f.write(dump_csv(colls[0]))
+    # scenario.json: rank 0's (the same on every rank).
 
 
 def main(argv):
