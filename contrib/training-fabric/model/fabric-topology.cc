@@ -83,6 +83,8 @@ FabricTopology::DoDispose()
     m_hosts.clear();
     m_switches.clear();
     m_links.clear();
+    m_deviceProto = nullptr;
+    m_nicProto = nullptr;
     Object::DoDispose();
 }
 
@@ -90,6 +92,7 @@ void
 FabricTopology::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
 {
     m_deviceFactory.Set(name, value);
+    m_deviceProto = nullptr;
 }
 
 void
@@ -102,6 +105,7 @@ void
 FabricTopology::SetNicAttribute(const std::string& name, const AttributeValue& value)
 {
     m_nicFactory.Set(name, value);
+    m_nicProto = nullptr;
 }
 
 void
@@ -139,7 +143,13 @@ FabricTopology::AddHost()
 {
     HostEntry h;
     h.node = CreateObject<Node>(RankOf(m_hostRank, m_hosts.size()));
-    h.nic = m_nicFactory.Create<RdmaNic>();
+    // A copy of one NIC built from the factory: the same attribute values
+    // without setting every attribute of every NIC again (ConstructSelf).
+    if (!m_nicProto)
+    {
+        m_nicProto = m_nicFactory.Create<RdmaNic>();
+    }
+    h.nic = CopyObject(m_nicProto);
     h.node->AggregateObject(h.nic);
     m_hosts.push_back(h);
     return static_cast<uint32_t>(m_hosts.size() - 1);
@@ -161,8 +171,13 @@ FabricTopology::AddSwitch(const std::string& name)
 Ptr<FabricNetDevice>
 FabricTopology::MakeDevice(Ptr<Node> node, DataRate rate)
 {
-    Ptr<FabricNetDevice> dev = m_deviceFactory.Create<FabricNetDevice>();
-    dev->SetAttribute("DataRate", DataRateValue(rate));
+    // A copy of one device built from the factory (see AddHost), then its rate.
+    if (!m_deviceProto)
+    {
+        m_deviceProto = m_deviceFactory.Create<FabricNetDevice>();
+    }
+    Ptr<FabricNetDevice> dev = CopyObject(m_deviceProto);
+    dev->SetDataRate(rate);
     dev->SetAddress(Mac48Address::Allocate());
     node->AddDevice(dev);
     return dev;
