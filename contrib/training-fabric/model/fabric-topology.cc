@@ -293,6 +293,7 @@ FabricTopology::ComputeRoutes(bool initial)
     std::vector<uint32_t> peerOf;
     for (uint32_t s = 0; s < nSw; ++s)
     {
+        m_switches[s].sw->ReserveRoutes(static_cast<uint32_t>(m_hosts.size()));
         first[s] = static_cast<uint32_t>(peerOf.size());
         const uint32_t nPorts = static_cast<uint32_t>(m_switches[s].portLink.size());
         for (uint32_t port = 0; port < nPorts; ++port)
@@ -369,11 +370,7 @@ FabricTopology::ComputeRoutes(bool initial)
                     next.push_back(static_cast<uint16_t>(i - first[s]));
                 }
             }
-            const uint32_t group = sw->AddRouteGroup(next);
-            for (uint32_t host : hostsAt[t])
-            {
-                sw->SetRouteGroup(host, group);
-            }
+            sw->SetRouteGroup(hostsAt[t], sw->AddRouteGroup(next));
         }
     }
 }
