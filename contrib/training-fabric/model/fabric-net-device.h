@@ -7,6 +7,8 @@
 #ifndef FABRIC_NET_DEVICE_H
 #define FABRIC_NET_DEVICE_H
 
+#include "fifo-queue.h"
+
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -16,7 +18,6 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
-#include <deque>
 #include <vector>
 
 namespace ns3
@@ -263,10 +264,10 @@ class FabricNetDevice : public NetDevice
     bool m_honourPfc{true};
     uint8_t m_defaultClass{0};
 
-    std::array<std::deque<Item>, kNumClasses> m_queues;
+    std::array<FifoQueue<Item>, kNumClasses> m_queues; //!< allocated at the first frame
     std::array<uint64_t, kNumClasses> m_queueBytes{};
     uint64_t m_totalQueueBytes{0};
-    std::deque<Ptr<Packet>> m_control; //!< PFC frames waiting
+    FifoQueue<Ptr<Packet>> m_control; //!< PFC frames waiting
 
     // Deficit round robin state.
     std::array<int64_t, kNumClasses> m_deficit{};

@@ -181,6 +181,24 @@ FabricSwitch::SetRouteGroup(uint32_t dstHost, uint32_t group)
     m_groupOf[dstHost] = group;
 }
 
+void
+FabricSwitch::SetRouteGroup(const std::vector<uint32_t>& dstHosts, uint32_t group)
+{
+    for (uint32_t host : dstHosts)
+    {
+        SetRouteGroup(host, group);
+    }
+}
+
+void
+FabricSwitch::ReserveRoutes(uint32_t nHosts)
+{
+    if (m_groupOf.size() < nHosts)
+    {
+        m_groupOf.resize(nHosts, 0);
+    }
+}
+
 const std::vector<uint16_t>&
 FabricSwitch::GetRoute(uint32_t dstHost) const
 {

@@ -84,6 +84,10 @@ class FabricSwitch : public Object
     uint32_t AddRouteGroup(const std::vector<uint16_t>& ports);
     /// Route toward \p dstHost through \p group (from AddRouteGroup).
     void SetRouteGroup(uint32_t dstHost, uint32_t group);
+    /// Route toward each of \p dstHosts through \p group (from AddRouteGroup).
+    void SetRouteGroup(const std::vector<uint32_t>& dstHosts, uint32_t group);
+    /// Size the table for hosts 0 .. \p nHosts - 1 at once (no route yet: group 0).
+    void ReserveRoutes(uint32_t nHosts);
     /// \return the next hops toward \p dstHost
     const std::vector<uint16_t>& GetRoute(uint32_t dstHost) const;
     /// Set the routing policy.

@@ -241,6 +241,10 @@ class FabricTopology : public Object
     ObjectFactory m_deviceFactory;
     ObjectFactory m_mmuFactory;
     ObjectFactory m_nicFactory;
+    /// Built from m_deviceFactory at the first device; every device is a copy of it.
+    Ptr<FabricNetDevice> m_deviceProto;
+    /// Built from m_nicFactory at the first host; every NIC is a copy of it.
+    Ptr<RdmaNic> m_nicProto;
 
     struct HostEntry
     {

@@ -1,0 +1,218 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Construction tests (issue #15): FabricTopology builds every device and NIC
+ * as a copy of one prototype made by its ObjectFactory (CopyObject), not
+ * through the factory each time. A copy must carry the same attribute values
+ * as an object the factory builds, follow attributes set later and share no
+ * state with its siblings; the devices' frame queues (FifoQueue) must keep
+ * first-in first-out order through growth and wrap-around. Forwarding through
+ * copied devices is what every data-plane test of the suite runs on.
+ */
+#include "ns3/boolean.h"
+#include "ns3/config.h"
+#include "ns3/data-rate.h"
+#include "ns3/enum.h"
+#include "ns3/fabric-channel.h"
+#include "ns3/fabric-net-device.h"
+#include "ns3/fabric-topology.h"
+#include "ns3/fifo-queue.h"
+#include "ns3/leaf-spine-helper.h"
+#include "ns3/node.h"
+#include "ns3/nstime.h"
+#include "ns3/object-factory.h"
+#include "ns3/packet.h"
+#include "ns3/rdma-nic.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <deque>
+#include <gtest/gtest.h>
+#include <set>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Every attribute of \p tid (and its parents) of \p o, serialized.
+std::vector<std::string>
+AttributeStrings(Ptr<Object> o, TypeId tid)
+{
+    std::vector<std::string> out;
+    for (TypeId t = tid; t != Object::GetTypeId(); t = t.GetParent())
+    {
+        for (std::size_t i = 0; i < t.GetAttributeN(); ++i)
+        {
+            const TypeId::AttributeInformation info = t.GetAttribute(i);
+            if (!(info.flags & TypeId::ATTR_GET) || !info.accessor->HasGetter())
+            {
+                continue;
+            }
+            Ptr<AttributeValue> v = info.checker->Create();
+            o->GetAttribute(info.name, *v);
+            out.push_back(info.name + "=" + v->SerializeToString(info.checker));
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+TEST(Construction, CopiedDevicesAndNicsCarryTheFactoryAttributes)
+{
+    // A 2 x 2 leaf-spine with 2 hosts per leaf: 4 host links (100 Gb/s) and
+    // 2 x 2 leaf-spine links (400 Gb/s), 2 devices each: 16 devices, 4 NICs.
+    // Values: Mtu 9000 through the helper, HonourPfc false through
+    // Config::SetDefault, AckInterval 4 on the NICs; the rest at the
+    // defaults their help texts give (StrictPriority, weights all 1,
+    // class 0; NIC Mtu 4096, RetransmitTimeout 1 ms, CnpInterval 50 us).
+    Config::SetDefault("ns3::FabricNetDevice::HonourPfc", BooleanValue(false));
+    LeafSpineHelper ls;
+    ls.SetShape(2, 2, 2, 1);
+    ls.SetHostLink(DataRate("100Gbps"), MicroSeconds(1));
+    ls.SetFabricLink(DataRate("400Gbps"), MicroSeconds(1));
+    ls.SetDeviceAttribute("Mtu", UintegerValue(9000));
+    ls.SetNicAttribute("AckInterval", UintegerValue(4));
+    Ptr<FabricTopology> topo = ls.Install();
+
+    // The same device the way it was built before: from a factory.
+    ObjectFactory f;
+    f.SetTypeId(FabricNetDevice::GetTypeId());
+    f.Set("Mtu", UintegerValue(9000));
+    std::set<const FabricNetDevice*> seen;
+    std::set<Address> addresses;
+    ASSERT_EQ(topo->GetNLinks(), 8u);
+    for (uint32_t l = 0; l < topo->GetNLinks(); ++l)
+    {
+        const FabricTopology::Link& link = topo->GetLink(l);
+        const DataRate rate(link.a.isHost ? "100Gbps" : "400Gbps");
+        for (Ptr<FabricNetDevice> dev : {link.devA, link.devB})
+        {
+            Ptr<FabricNetDevice> ref = f.Create<FabricNetDevice>();
+            ref->SetAttribute("DataRate", DataRateValue(rate));
+            EXPECT_EQ(AttributeStrings(dev, FabricNetDevice::GetTypeId()),
+                      AttributeStrings(ref, FabricNetDevice::GetTypeId()))
+                << "link " << l;
+            UintegerValue mtu;
+            dev->GetAttribute("Mtu", mtu);
+            EXPECT_EQ(mtu.Get(), 9000u);
+            BooleanValue pfc;
+            dev->GetAttribute("HonourPfc", pfc);
+            EXPECT_FALSE(pfc.Get());
+            EnumValue sched;
+            dev->GetAttribute("Scheduler", sched);
+            EXPECT_EQ(sched.Get(), FabricNetDevice::STRICT_PRIORITY);
+            StringValue weights;
+            dev->GetAttribute("WrrWeights", weights);
+            EXPECT_EQ(weights.Get(), "1,1,1,1,1,1,1,1");
+            EXPECT_EQ(dev->GetDataRate(), rate);
+            EXPECT_EQ(dev->GetInstanceTypeId(), FabricNetDevice::GetTypeId());
+            // Its own object, node, channel and address.
+            EXPECT_TRUE(seen.insert(PeekPointer(dev)).second);
+            EXPECT_TRUE(addresses.insert(dev->GetAddress()).second);
+            EXPECT_TRUE(dev->GetNode());
+            EXPECT_EQ(dev->GetNode()->GetDevice(dev->GetIfIndex()), dev);
+            EXPECT_TRUE(dev->GetFabricChannel());
+            EXPECT_TRUE(dev->IsLinkUp());
+        }
+    }
+    // Setting an attribute on one copy leaves its siblings alone.
+    topo->GetLink(0).devA->SetAttribute("Mtu", UintegerValue(1500));
+    UintegerValue mtu;
+    topo->GetLink(0).devB->GetAttribute("Mtu", mtu);
+    EXPECT_EQ(mtu.Get(), 9000u);
+
+    ObjectFactory nf;
+    nf.SetTypeId(RdmaNic::GetTypeId());
+    nf.Set("AckInterval", UintegerValue(4));
+    Ptr<RdmaNic> refNic = nf.Create<RdmaNic>();
+    for (uint32_t h = 0; h < topo->GetNHosts(); ++h)
+    {
+        Ptr<RdmaNic> nic = topo->GetNic(h);
+        EXPECT_EQ(AttributeStrings(nic, RdmaNic::GetTypeId()),
+                  AttributeStrings(refNic, RdmaNic::GetTypeId()));
+        UintegerValue u;
+        nic->GetAttribute("AckInterval", u);
+        EXPECT_EQ(u.Get(), 4u);
+        nic->GetAttribute("Mtu", u);
+        EXPECT_EQ(u.Get(), 4096u);
+        TimeValue t;
+        nic->GetAttribute("RetransmitTimeout", t);
+        EXPECT_EQ(t.Get(), MilliSeconds(1));
+        nic->GetAttribute("CnpInterval", t);
+        EXPECT_EQ(t.Get(), MicroSeconds(50));
+        EXPECT_EQ(topo->GetHostNode(h)->GetObject<RdmaNic>(), nic);
+        EXPECT_EQ(nic->GetHostId(), h);
+    }
+    Config::Reset();
+    Simulator::Destroy();
+}
+
+TEST(Construction, AttributesSetBetweenLinksApplyToLaterDevices)
+{
+    // The prototype is rebuilt when an attribute changes: the first link keeps
+    // the default Mtu (4200, its help text), the second gets 1500.
+    Ptr<FabricTopology> topo = CreateObject<FabricTopology>();
+    topo->AddSwitch("a");
+    topo->AddSwitch("b");
+    const uint32_t first = topo->ConnectSwitches(0, 1, DataRate("100Gbps"), MicroSeconds(1));
+    topo->SetDeviceAttribute("Mtu", UintegerValue(1500));
+    const uint32_t second = topo->ConnectSwitches(0, 1, DataRate("100Gbps"), MicroSeconds(1));
+    UintegerValue mtu;
+    topo->GetLink(first).devA->GetAttribute("Mtu", mtu);
+    EXPECT_EQ(mtu.Get(), 4200u);
+    topo->GetLink(second).devA->GetAttribute("Mtu", mtu);
+    EXPECT_EQ(mtu.Get(), 1500u);
+    topo->GetLink(second).devB->GetAttribute("Mtu", mtu);
+    EXPECT_EQ(mtu.Get(), 1500u);
+    Simulator::Destroy();
+}
+
+TEST(Construction, FifoQueueKeepsOrderThroughGrowthAndWrapAround)
+{
+    // Against std::deque: 1,000 steps of two pushes and one pop, then drain.
+    // The queue grows 16 -> 32 -> ... -> 1024 slots with its head moving, so
+    // every growth copies a wrapped range. Popping releases the element: a
+    // packet's reference count falls back to the test's own reference.
+    FifoQueue<uint32_t> q;
+    std::deque<uint32_t> ref;
+    uint32_t next = 0;
+    for (int step = 0; step < 1000; ++step)
+    {
+        for (int k = 0; k < 2; ++k)
+        {
+            q.push_back(next);
+            ref.push_back(next);
+            ++next;
+        }
+        ASSERT_EQ(q.front(), ref.front());
+        q.pop_front();
+        ref.pop_front();
+        ASSERT_EQ(q.size(), ref.size());
+    }
+    FifoQueue<uint32_t> copy(q);
+    while (!ref.empty())
+    {
+        ASSERT_FALSE(q.empty());
+        ASSERT_EQ(q.front(), ref.front());
+        ASSERT_EQ(copy.front(), ref.front());
+        q.pop_front();
+        copy.pop_front();
+        ref.pop_front();
+    }
+    EXPECT_TRUE(q.empty());
+    EXPECT_TRUE(copy.empty());
+
+    Ptr<Packet> p = Create<Packet>(100);
+    FifoQueue<Ptr<Packet>> pq;
+    pq.push_back(p);
+    EXPECT_EQ(p->GetReferenceCount(), 2u);
+    pq.pop_front();
+    EXPECT_EQ(p->GetReferenceCount(), 1u);
+    pq.push_back(p);
+    pq.clear();
+    EXPECT_EQ(p->GetReferenceCount(), 1u);
+    EXPECT_TRUE(pq.empty());
+}
