@@ -107,8 +107,20 @@ FabricNetDevice::GetTypeId()
 }
 
 FabricNetDevice::FabricNetDevice()
+    : m_txCompleteEvent(Create<TxCompleteEvent>(this))
 {
     m_weights.fill(1);
+}
+
+FabricNetDevice::TxCompleteEvent::TxCompleteEvent(FabricNetDevice* dev)
+    : m_dev(dev)
+{
+}
+
+void
+FabricNetDevice::TxCompleteEvent::Notify()
+{
+    m_dev->TxComplete();
 }
 
 FabricNetDevice::~FabricNetDevice() = default;
@@ -407,7 +419,10 @@ FabricNetDevice::StartTransmission(Ptr<Packet> p)
         m_snifferTrace(p);
     }
     m_channel->Transmit(p, this, txTime);
-    Simulator::Schedule(txTime, &FabricNetDevice::TxComplete, this);
+    // As Simulator::Schedule would (same time, order and context), without
+    // the EventId nobody keeps; the scheduler owns one reference.
+    m_txCompleteEvent->Ref();
+    Simulator::ScheduleWithContext(Simulator::GetContext(), txTime, PeekPointer(m_txCompleteEvent));
 }
 
 void

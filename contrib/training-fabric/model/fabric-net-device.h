@@ -10,6 +10,7 @@
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/event-impl.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
@@ -242,6 +243,21 @@ class FabricNetDevice : public NetDevice
     void StartTransmission(Ptr<Packet> p);
     void EndPause(uint8_t cls);
 
+    /**
+     * The end-of-transmission event. A port serializes one frame at a time,
+     * so one event object per port, scheduled again for every frame, does
+     * the work of a freshly made event per frame without its allocation.
+     */
+    class TxCompleteEvent : public EventImpl
+    {
+      public:
+        explicit TxCompleteEvent(FabricNetDevice* dev);
+
+      private:
+        void Notify() override;
+        FabricNetDevice* m_dev; //!< not owned
+    };
+
     struct Item
     {
         Ptr<Packet> packet;
@@ -273,7 +289,8 @@ class FabricNetDevice : public NetDevice
     uint8_t m_drrNext{0};
 
     bool m_busy{false};
-    bool m_linkUp{false}; //!< attached and up (Attach, FabricChannel::SetLinkUp)
+    Ptr<TxCompleteEvent> m_txCompleteEvent; //!< scheduled once per frame sent
+    bool m_linkUp{false};                   //!< attached and up (Attach, FabricChannel::SetLinkUp)
     std::array<Time, kNumClasses> m_pausedUntil{}; //!< end of the current pause per class
     std::array<Time, kNumClasses> m_pauseStart{};  //!< start of the current pause per class
     std::array<EventId, kNumClasses> m_pauseEvent;
