@@ -242,7 +242,7 @@ FabricNetDevice::Enqueue(Ptr<Packet> p, uint8_t cls, uint32_t tag)
     NS_LOG_FUNCTION(this << p << +cls << tag);
     NS_ASSERT(cls < kNumClasses);
     uint32_t bytes = p->GetSize();
-    m_queues[cls].push_back(Item{p, bytes, tag});
+    m_queues[cls].push_back(Item{std::move(p), bytes, tag});
     m_queueBytes[cls] += bytes;
     m_totalQueueBytes += bytes;
     if (m_totalQueueBytes > m_counters.maxQueueBytes)
@@ -280,13 +280,32 @@ FabricNetDevice::IsPaused(uint8_t cls) const
     return m_honourPfc && Simulator::Now() < m_pausedUntil[cls];
 }
 
+uint8_t
+FabricNetDevice::PausedClasses() const
+{
+    // Only classes that received a pause since it last ended can be paused:
+    // the clock is read only then (a call into the simulator per frame).
+    if (m_pauseHint == 0 || !m_honourPfc)
+    {
+        return 0;
+    }
+    const Time now = Simulator::Now();
+    uint8_t paused = 0;
+    for (uint32_t c = 0; c < kNumClasses; ++c)
+    {
+        if ((m_pauseHint >> c) & 1 && now < m_pausedUntil[c])
+        {
+            paused |= static_cast<uint8_t>(1u << c);
+        }
+    }
+    return paused;
+}
+
 bool
 FabricNetDevice::DequeueData(Ptr<Packet>& p, uint8_t& cls, uint32_t& tag)
 {
-    const Time now = Simulator::Now();
-    auto eligible = [&](uint32_t c) {
-        return !m_queues[c].empty() && !(m_honourPfc && now < m_pausedUntil[c]);
-    };
+    const uint8_t paused = PausedClasses();
+    auto eligible = [&](uint32_t c) { return !m_queues[c].empty() && !((paused >> c) & 1); };
     int chosen = -1;
     if (m_scheduler == STRICT_PRIORITY)
     {
@@ -351,9 +370,9 @@ FabricNetDevice::TryTransmit()
     }
     if (!m_control.empty())
     {
-        Ptr<Packet> p = m_control.front();
+        Ptr<Packet> p = std::move(m_control.front());
         m_control.pop_front();
-        StartTransmission(p);
+        StartTransmission(std::move(p));
         return;
     }
     Ptr<Packet> p;
@@ -368,15 +387,7 @@ FabricNetDevice::TryTransmit()
     }
     else if (!m_pullCallback.IsNull() && m_linkUp)
     {
-        uint8_t mask = 0;
-        const Time now = Simulator::Now();
-        for (uint32_t c = 0; c < kNumClasses; ++c)
-        {
-            if (!(m_honourPfc && now < m_pausedUntil[c]))
-            {
-                mask |= static_cast<uint8_t>(1u << c);
-            }
-        }
+        const uint8_t mask = static_cast<uint8_t>(~PausedClasses());
         if (mask == 0)
         {
             return;
@@ -405,7 +416,7 @@ FabricNetDevice::TryTransmit()
     {
         m_txBeginTrace(p, cls);
     }
-    StartTransmission(p);
+    StartTransmission(std::move(p));
 }
 
 void
@@ -418,7 +429,7 @@ FabricNetDevice::StartTransmission(Ptr<Packet> p)
     {
         m_snifferTrace(p);
     }
-    m_channel->Transmit(p, this, txTime);
+    m_channel->Transmit(std::move(p), this, txTime);
     // As Simulator::Schedule would (same time, order and context), without
     // the EventId nobody keeps; the scheduler owns one reference.
     m_txCompleteEvent->Ref();
@@ -457,7 +468,7 @@ FabricNetDevice::Receive(Ptr<Packet> p)
     }
     if (!m_rxCallback.IsNull())
     {
-        m_rxCallback(this, p);
+        m_rxCallback(this, std::move(p));
     }
     else if (!m_netRxCallback.IsNull())
     {
@@ -507,6 +518,7 @@ FabricNetDevice::HandlePfc(Ptr<Packet> p)
             m_pauseStart[c] = now;
         }
         m_pausedUntil[c] = now + PfcHeader::QuantaToTime(quanta, m_rate);
+        m_pauseHint |= static_cast<uint8_t>(1u << c);
         m_pauseEvent[c] =
             Simulator::Schedule(m_pausedUntil[c] - now, &FabricNetDevice::PauseExpired, this, c);
     }
@@ -520,6 +532,7 @@ void
 FabricNetDevice::EndPause(uint8_t cls)
 {
     const Time now = Simulator::Now();
+    m_pauseHint &= static_cast<uint8_t>(~(1u << cls));
     if (now < m_pausedUntil[cls])
     {
         m_counters.pausedTime[cls] += now - m_pauseStart[cls];
@@ -533,6 +546,7 @@ FabricNetDevice::PauseExpired(uint8_t cls)
     NS_LOG_FUNCTION(this << +cls);
     // m_pausedUntil[cls] == now: the pause ran its full length.
     m_counters.pausedTime[cls] += m_pausedUntil[cls] - m_pauseStart[cls];
+    m_pauseHint &= static_cast<uint8_t>(~(1u << cls));
     if (!m_busy)
     {
         TryTransmit();

@@ -238,6 +238,8 @@ class FabricNetDevice : public NetDevice
     void HandlePfc(Ptr<Packet> p);
     void SetWrrWeights(std::string weights);
     std::string GetWrrWeights() const;
+    /// \return the bit mask of classes paused now (honoured PFC pauses)
+    uint8_t PausedClasses() const;
     /// Pick the next data frame from the queues; false when none is eligible.
     bool DequeueData(Ptr<Packet>& p, uint8_t& cls, uint32_t& tag);
     void StartTransmission(Ptr<Packet> p);
@@ -294,6 +296,7 @@ class FabricNetDevice : public NetDevice
     std::array<Time, kNumClasses> m_pausedUntil{}; //!< end of the current pause per class
     std::array<Time, kNumClasses> m_pauseStart{};  //!< start of the current pause per class
     std::array<EventId, kNumClasses> m_pauseEvent;
+    uint8_t m_pauseHint{0}; //!< classes with a pause received and not yet ended or expired
     Counters m_counters;
 
     FabricRxCallback m_rxCallback;

@@ -294,7 +294,7 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
     m_forwardTrace(p, inPort, out, cls);
     // ECT(0)/ECT(1) frames may be marked at egress; Not-ECT never.
     const uint32_t tag = inPort | (info.ecn != 0 ? kEctTagBit : 0) | (info.hasInt ? kIntTagBit : 0);
-    m_ports[out]->Enqueue(p, cls, tag);
+    m_ports[out]->Enqueue(std::move(p), cls, tag);
 }
 
 void
