@@ -142,6 +142,7 @@ FabricNetDevice::DoDispose()
     m_rxCallback = FabricRxCallback();
     m_dequeueCallback = DequeueCallback();
     m_pullCallback = PullCallback();
+    m_handler = nullptr;
     m_txObserver = nullptr;
     m_linkChangeCallbacks.clear();
     NetDevice::DoDispose();
@@ -206,6 +207,12 @@ void
 FabricNetDevice::SetPullCallback(PullCallback cb)
 {
     m_pullCallback = cb;
+}
+
+void
+FabricNetDevice::SetPortHandler(FabricPortHandler* handler)
+{
+    m_handler = handler;
 }
 
 void
@@ -384,6 +391,10 @@ FabricNetDevice::TryTransmit()
         {
             m_dequeueCallback(this, p, cls, tag);
         }
+        else if (m_handler)
+        {
+            m_handler->FrameDequeued(this, p, cls, tag);
+        }
     }
     else if (!m_pullCallback.IsNull() && m_linkUp)
     {
@@ -469,6 +480,10 @@ FabricNetDevice::Receive(Ptr<Packet> p)
     if (!m_rxCallback.IsNull())
     {
         m_rxCallback(this, std::move(p));
+    }
+    else if (m_handler)
+    {
+        m_handler->ReceiveFrame(this, std::move(p));
     }
     else if (!m_netRxCallback.IsNull())
     {

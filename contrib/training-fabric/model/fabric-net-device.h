@@ -24,6 +24,7 @@ namespace ns3
 {
 
 class FabricChannel;
+class FabricNetDevice;
 class Node;
 class Packet;
 
@@ -49,6 +50,36 @@ class FabricTxObserver
      *        (FabricNetDevice::GetTotalQueueBytes at this moment)
      */
     virtual void OnTxBegin(uint32_t index, const Packet& p, uint8_t cls, uint64_t queueBytes) = 0;
+};
+
+/**
+ * \ingroup training-fabric
+ * \brief The owner of a port (switch or NIC) as the port's per-frame paths call it.
+ *
+ * The same events as the receive and dequeue callbacks, but one virtual call
+ * per frame instead of Callback's std::function layers and a
+ * reference-counted Ptr to the port per call. A callback set explicitly
+ * (SetFabricReceiveCallback, SetDequeueCallback) takes precedence. The
+ * handler must outlive the port or unset itself.
+ */
+class FabricPortHandler
+{
+  public:
+    virtual ~FabricPortHandler() = default;
+    /// A data frame arrived at \p dev (as FabricNetDevice::FabricRxCallback).
+    virtual void ReceiveFrame(FabricNetDevice* dev, Ptr<Packet> p) = 0;
+
+    /**
+     * A queued frame of \p dev starts transmission (as
+     * FabricNetDevice::DequeueCallback; the handler may modify it). Default:
+     * nothing.
+     */
+    virtual void FrameDequeued(FabricNetDevice* /* dev */,
+                               const Ptr<Packet>& /* p */,
+                               uint8_t /* cls */,
+                               uint32_t /* tag */)
+    {
+    }
 };
 
 /**
@@ -120,6 +151,8 @@ class FabricNetDevice : public NetDevice
     void SetFabricReceiveCallback(FabricRxCallback cb);
     void SetDequeueCallback(DequeueCallback cb);
     void SetPullCallback(PullCallback cb);
+    /// Set (or, with nullptr, unset) the port's owner as per-frame handler.
+    void SetPortHandler(FabricPortHandler* handler);
     /**
      * Set (or, with nullptr, unset) the port's observer of transmitted data
      * frames; it is called with \p index, just before the "TxBegin" trace.
@@ -304,6 +337,7 @@ class FabricNetDevice : public NetDevice
     PullCallback m_pullCallback;
     NetDevice::ReceiveCallback m_netRxCallback;
     PromiscReceiveCallback m_promiscCallback;
+    FabricPortHandler* m_handler{nullptr};   //!< not owned
     FabricTxObserver* m_txObserver{nullptr}; //!< not owned
     uint32_t m_txObserverIndex{0};
 

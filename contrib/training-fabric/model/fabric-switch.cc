@@ -116,8 +116,7 @@ FabricSwitch::AddPort(Ptr<FabricNetDevice> dev)
 {
     uint32_t index = static_cast<uint32_t>(m_ports.size());
     dev->SetPortIndex(index);
-    dev->SetFabricReceiveCallback(MakeCallback(&FabricSwitch::Receive, this));
-    dev->SetDequeueCallback(MakeCallback(&FabricSwitch::OnDequeue, this));
+    dev->SetPortHandler(this);
     m_ports.push_back(dev);
     m_refresh.emplace_back();
     return index;
@@ -239,7 +238,7 @@ FabricSwitch::Drop(Ptr<const Packet> p, uint32_t inPort, DropReason reason)
 }
 
 void
-FabricSwitch::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
+FabricSwitch::ReceiveFrame(FabricNetDevice* dev, Ptr<Packet> p)
 {
     NS_LOG_FUNCTION(this << dev << p);
     m_counters.rxFrames++;
@@ -335,7 +334,7 @@ FabricSwitch::SendXon(uint32_t port, uint8_t cls)
 }
 
 void
-FabricSwitch::OnDequeue(FabricNetDevice* dev, Ptr<Packet> p, uint8_t cls, uint32_t tag)
+FabricSwitch::FrameDequeued(FabricNetDevice* dev, const Ptr<Packet>& p, uint8_t cls, uint32_t tag)
 {
     NS_LOG_FUNCTION(this << dev << p << +cls << tag);
     const uint32_t inPort = tag & kPortTagMask;
