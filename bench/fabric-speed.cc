@@ -5,18 +5,22 @@
  * 8-spine leaf-spine, all-to-all of 16 MB per ordered pair, ECMP (CRC32),
  * PFC on, no end-host congestion control. Prints one JSON line:
  * wall time, simulated time, events, events/s, packet-hops per wall second,
- * wall seconds per simulated millisecond and peak RSS.
+ * wall seconds per simulated millisecond and peak RSS. The event scheduler
+ * is tf-run's default, ns3::QuadHeapScheduler, unless --scheduler names
+ * another (e.g. ns3::MapScheduler, ns-3's own default).
  *
- *   build/bin/bench-fabric-speed [--bytes=N] [--hosts-per-leaf=N]
+ *   build/bin/bench-fabric-speed [--bytes=N] [--hosts-per-leaf=N] [--scheduler=TYPEID]
  */
 #include "ns3/command-line.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/fabric-routing-helper.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/leaf-spine-helper.h"
+#include "ns3/object-factory.h"
 #include "ns3/path-monitor.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
+#include "ns3/scheduler.h"
 #include "ns3/simulator.h"
 
 #include <chrono>
@@ -37,7 +41,22 @@ main(int argc, char** argv)
     cmd.AddValue("hosts-per-leaf", "hosts per leaf (2 leaves, 8 spines)", hostsPerLeaf);
     bool monitor = false;
     cmd.AddValue("monitor", "attach the PathMonitor (10 us bins)", monitor);
+    std::string scheduler = "ns3::QuadHeapScheduler";
+    cmd.AddValue("scheduler", "event scheduler TypeId (tf-run's default)", scheduler);
     cmd.Parse(argc, argv);
+    TypeId schedulerTid;
+    if (!TypeId::LookupByNameFailSafe(scheduler, &schedulerTid) ||
+        !schedulerTid.IsChildOf(Scheduler::GetTypeId()))
+    {
+        std::fprintf(stderr,
+                     "bench-fabric-speed: --scheduler: expected a Scheduler TypeId such as "
+                     "ns3::QuadHeapScheduler, got '%s'\n",
+                     scheduler.c_str());
+        return 2;
+    }
+    ObjectFactory schedulerFactory;
+    schedulerFactory.SetTypeId(schedulerTid);
+    Simulator::SetScheduler(schedulerFactory);
 
     LeafSpineHelper ls;
     ls.SetShape(2, 8, hostsPerLeaf);
@@ -90,10 +109,12 @@ main(int argc, char** argv)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     std::printf(
-        "{\"bench\": \"%s\", \"completed\": %s, \"wall_s\": %.3f, \"sim_s\": %.6f, "
+        "{\"bench\": \"%s\", \"scheduler\": \"%s\", \"completed\": %s, \"wall_s\": %.3f, "
+        "\"sim_s\": %.6f, "
         "\"events\": %llu, \"events_per_s\": %.0f, \"packet_hops\": %llu, "
         "\"packet_hops_per_s\": %.0f, \"wall_s_per_sim_ms\": %.4f, \"peak_rss_mb\": %.1f}\n",
         name.c_str(),
+        scheduler.c_str(),
         remaining == 0 ? "true" : "false",
         wall,
         sim,

@@ -37,6 +37,8 @@ FabricChannel::GetTypeId()
 FabricChannel::FabricChannel()
 {
     NS_LOG_FUNCTION(this);
+    m_arrival[0] = Create<ArrivalEvent>(this, 0);
+    m_arrival[1] = Create<ArrivalEvent>(this, 1);
 }
 
 void
@@ -44,7 +46,57 @@ FabricChannel::DoDispose()
 {
     m_dev[0] = nullptr;
     m_dev[1] = nullptr;
+    m_wire[0].Clear();
+    m_wire[1].Clear();
     Channel::DoDispose();
+}
+
+FabricChannel::ArrivalEvent::ArrivalEvent(const FabricChannel* channel, int peer)
+    : m_channel(channel),
+      m_peer(peer)
+{
+}
+
+void
+FabricChannel::ArrivalEvent::Notify()
+{
+    m_channel->Deliver(m_peer);
+}
+
+void
+FabricChannel::Wire::Push(Ptr<Packet> p, uint32_t epoch)
+{
+    if (m_size == m_ring.size())
+    {
+        // Full: double the ring, oldest frame first at index 0.
+        std::vector<InFlight> grown(m_ring.empty() ? 16 : 2 * m_ring.size());
+        for (std::size_t i = 0; i < m_size; ++i)
+        {
+            grown[i] = std::move(m_ring[(m_head + i) & (m_ring.size() - 1)]);
+        }
+        m_ring.swap(grown);
+        m_head = 0;
+    }
+    m_ring[(m_head + m_size) & (m_ring.size() - 1)] = InFlight{std::move(p), epoch};
+    m_size++;
+}
+
+FabricChannel::InFlight
+FabricChannel::Wire::Pop()
+{
+    NS_ASSERT(m_size > 0);
+    InFlight f = std::move(m_ring[m_head]);
+    m_head = (m_head + 1) & (m_ring.size() - 1);
+    m_size--;
+    return f;
+}
+
+void
+FabricChannel::Wire::Clear()
+{
+    m_ring.clear();
+    m_head = 0;
+    m_size = 0;
 }
 
 void
@@ -66,42 +118,30 @@ FabricChannel::Transmit(Ptr<Packet> p, const FabricNetDevice* src, Time txTime) 
     // (store and forward). An arrival, so ordered canonically among the
     // receiver's events of its timestamp (QuadHeapScheduler).
     int peer = (PeekPointer(m_dev[0]) == src) ? 1 : 0;
-    if (!m_linkEvents)
-    {
-        QuadHeapScheduler::ScheduleArrival(m_nodeId[peer],
-                                           m_ifIndex[peer],
-                                           txTime + m_delay,
-                                           &FabricNetDevice::Receive,
-                                           m_dev[peer],
-                                           p);
-        return;
-    }
     if (!m_up)
     {
         m_dev[1 - peer]->LinkDownLoss(p);
         return;
     }
-    QuadHeapScheduler::ScheduleArrival(m_nodeId[peer],
-                                       m_ifIndex[peer],
-                                       txTime + m_delay,
-                                       &FabricChannel::Deliver,
-                                       this,
-                                       peer,
-                                       p,
-                                       m_epoch);
+    m_wire[peer].Push(std::move(p), m_epoch);
+    // The scheduler owns one reference per pending arrival.
+    ArrivalEvent* ev = PeekPointer(m_arrival[peer]);
+    ev->Ref();
+    QuadHeapScheduler::ScheduleArrival(m_nodeId[peer], m_ifIndex[peer], txTime + m_delay, ev);
 }
 
 void
-FabricChannel::Deliver(int peer, Ptr<Packet> p, uint32_t epoch) const
+FabricChannel::Deliver(int peer) const
 {
-    if (epoch != m_epoch)
+    InFlight f = m_wire[peer].Pop();
+    if (f.epoch != m_epoch)
     {
         // The link went down while the frame was being serialized or in
         // flight (and may be up again now): the frame is lost.
-        m_dev[1 - peer]->LinkDownLoss(p);
+        m_dev[1 - peer]->LinkDownLoss(f.packet);
         return;
     }
-    m_dev[peer]->Receive(p);
+    m_dev[peer]->Receive(std::move(f.packet));
 }
 
 void

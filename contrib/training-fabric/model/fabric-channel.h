@@ -7,8 +7,11 @@
 #define FABRIC_CHANNEL_H
 
 #include "ns3/channel.h"
+#include "ns3/event-impl.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
+
+#include <vector>
 
 namespace ns3
 {
@@ -30,8 +33,14 @@ class Packet;
  * Frames on the wire when it goes down, and frames handed to it while it is
  * down, are lost; the transmitting device counts them
  * (FabricNetDevice::Counters::linkDownDrops). Only a channel on which
- * EnableLinkEvents() was called before the run can lose frames in flight: an
- * ordinary channel schedules the far end's Receive directly, at no extra cost.
+ * EnableLinkEvents() was called before the run can change state.
+ *
+ * Frames in flight wait in a first-in first-out ring per direction: on one
+ * direction they arrive in the order they were sent (one transmitter, one
+ * fixed delay, each frame's line time > 0), so every arrival event of that
+ * direction is the same reused EventImpl, which delivers the ring's oldest
+ * frame. An arrival costs one scheduler entry and no allocation; the events'
+ * times and order are those of one freshly made event per frame.
  */
 class FabricChannel : public Channel
 {
@@ -52,8 +61,7 @@ class FabricChannel : public Channel
 
     /**
      * Prepare the channel for link state changes (call before the run, before
-     * any frame is sent): frames in flight are then delivered through a check
-     * that drops those that were on the wire when the link went down.
+     * any frame is sent): SetLinkUp is refused otherwise.
      */
     void EnableLinkEvents();
     /**
@@ -73,9 +81,42 @@ class FabricChannel : public Channel
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
   private:
+    /// A frame on the wire and the link's epoch when it was sent.
+    struct InFlight
+    {
+        Ptr<Packet> packet;
+        uint32_t epoch;
+    };
+
+    /// Frames in flight towards one end, oldest first (a ring that only grows).
+    class Wire
+    {
+      public:
+        void Push(Ptr<Packet> p, uint32_t epoch);
+        InFlight Pop();
+        void Clear();
+
+      private:
+        std::vector<InFlight> m_ring; //!< capacity a power of two
+        std::size_t m_head{0};        //!< index of the oldest frame
+        std::size_t m_size{0};        //!< frames in flight
+    };
+
+    /// The arrival event of one direction, scheduled once per frame in flight.
+    class ArrivalEvent : public EventImpl
+    {
+      public:
+        ArrivalEvent(const FabricChannel* channel, int peer);
+
+      private:
+        void Notify() override;
+        const FabricChannel* m_channel; //!< not owned
+        int m_peer;                     //!< the receiving end
+    };
+
     void DoDispose() override;
-    /// Hand \p p to device \p peer unless the link went down since it was sent (\p epoch).
-    void Deliver(int peer, Ptr<Packet> p, uint32_t epoch) const;
+    /// Hand the oldest frame towards \p peer to it, unless the link went down since it was sent.
+    void Deliver(int peer) const;
 
     Time m_delay;                  //!< one-way propagation delay
     Ptr<FabricNetDevice> m_dev[2]; //!< the two ends
@@ -84,6 +125,10 @@ class FabricChannel : public Channel
     bool m_linkEvents{false};      //!< EnableLinkEvents() was called
     bool m_up{true};               //!< link state
     uint32_t m_epoch{0};           //!< number of times the link went down
+    // Transmit() is const for FabricRemoteChannel's sake; the frames in
+    // flight are the channel's state that carrying a frame changes.
+    mutable Wire m_wire[2];         //!< frames in flight towards end 0 / 1
+    Ptr<ArrivalEvent> m_arrival[2]; //!< the arrival event towards end 0 / 1
 };
 
 } // namespace ns3

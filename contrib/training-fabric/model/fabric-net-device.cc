@@ -107,8 +107,20 @@ FabricNetDevice::GetTypeId()
 }
 
 FabricNetDevice::FabricNetDevice()
+    : m_txCompleteEvent(Create<TxCompleteEvent>(this))
 {
     m_weights.fill(1);
+}
+
+FabricNetDevice::TxCompleteEvent::TxCompleteEvent(FabricNetDevice* dev)
+    : m_dev(dev)
+{
+}
+
+void
+FabricNetDevice::TxCompleteEvent::Notify()
+{
+    m_dev->TxComplete();
 }
 
 FabricNetDevice::~FabricNetDevice() = default;
@@ -130,6 +142,7 @@ FabricNetDevice::DoDispose()
     m_rxCallback = FabricRxCallback();
     m_dequeueCallback = DequeueCallback();
     m_pullCallback = PullCallback();
+    m_handler = nullptr;
     m_txObserver = nullptr;
     m_linkChangeCallbacks.clear();
     NetDevice::DoDispose();
@@ -197,6 +210,12 @@ FabricNetDevice::SetPullCallback(PullCallback cb)
 }
 
 void
+FabricNetDevice::SetPortHandler(FabricPortHandler* handler)
+{
+    m_handler = handler;
+}
+
+void
 FabricNetDevice::SetTxObserver(FabricTxObserver* observer, uint32_t index)
 {
     m_txObserver = observer;
@@ -230,7 +249,7 @@ FabricNetDevice::Enqueue(Ptr<Packet> p, uint8_t cls, uint32_t tag)
     NS_LOG_FUNCTION(this << p << +cls << tag);
     NS_ASSERT(cls < kNumClasses);
     uint32_t bytes = p->GetSize();
-    m_queues[cls].push_back(Item{p, bytes, tag});
+    m_queues[cls].push_back(Item{std::move(p), bytes, tag});
     m_queueBytes[cls] += bytes;
     m_totalQueueBytes += bytes;
     if (m_totalQueueBytes > m_counters.maxQueueBytes)
@@ -268,13 +287,32 @@ FabricNetDevice::IsPaused(uint8_t cls) const
     return m_honourPfc && Simulator::Now() < m_pausedUntil[cls];
 }
 
+uint8_t
+FabricNetDevice::PausedClasses() const
+{
+    // Only classes that received a pause since it last ended can be paused:
+    // the clock is read only then (a call into the simulator per frame).
+    if (m_pauseHint == 0 || !m_honourPfc)
+    {
+        return 0;
+    }
+    const Time now = Simulator::Now();
+    uint8_t paused = 0;
+    for (uint32_t c = 0; c < kNumClasses; ++c)
+    {
+        if ((m_pauseHint >> c) & 1 && now < m_pausedUntil[c])
+        {
+            paused |= static_cast<uint8_t>(1u << c);
+        }
+    }
+    return paused;
+}
+
 bool
 FabricNetDevice::DequeueData(Ptr<Packet>& p, uint8_t& cls, uint32_t& tag)
 {
-    const Time now = Simulator::Now();
-    auto eligible = [&](uint32_t c) {
-        return !m_queues[c].empty() && !(m_honourPfc && now < m_pausedUntil[c]);
-    };
+    const uint8_t paused = PausedClasses();
+    auto eligible = [&](uint32_t c) { return !m_queues[c].empty() && !((paused >> c) & 1); };
     int chosen = -1;
     if (m_scheduler == STRICT_PRIORITY)
     {
@@ -339,9 +377,9 @@ FabricNetDevice::TryTransmit()
     }
     if (!m_control.empty())
     {
-        Ptr<Packet> p = m_control.front();
+        Ptr<Packet> p = std::move(m_control.front());
         m_control.pop_front();
-        StartTransmission(p);
+        StartTransmission(std::move(p));
         return;
     }
     Ptr<Packet> p;
@@ -353,18 +391,14 @@ FabricNetDevice::TryTransmit()
         {
             m_dequeueCallback(this, p, cls, tag);
         }
+        else if (m_handler)
+        {
+            m_handler->FrameDequeued(this, p, cls, tag);
+        }
     }
     else if (!m_pullCallback.IsNull() && m_linkUp)
     {
-        uint8_t mask = 0;
-        const Time now = Simulator::Now();
-        for (uint32_t c = 0; c < kNumClasses; ++c)
-        {
-            if (!(m_honourPfc && now < m_pausedUntil[c]))
-            {
-                mask |= static_cast<uint8_t>(1u << c);
-            }
-        }
+        const uint8_t mask = static_cast<uint8_t>(~PausedClasses());
         if (mask == 0)
         {
             return;
@@ -393,7 +427,7 @@ FabricNetDevice::TryTransmit()
     {
         m_txBeginTrace(p, cls);
     }
-    StartTransmission(p);
+    StartTransmission(std::move(p));
 }
 
 void
@@ -406,8 +440,11 @@ FabricNetDevice::StartTransmission(Ptr<Packet> p)
     {
         m_snifferTrace(p);
     }
-    m_channel->Transmit(p, this, txTime);
-    Simulator::Schedule(txTime, &FabricNetDevice::TxComplete, this);
+    m_channel->Transmit(std::move(p), this, txTime);
+    // As Simulator::Schedule would (same time, order and context), without
+    // the EventId nobody keeps; the scheduler owns one reference.
+    m_txCompleteEvent->Ref();
+    Simulator::ScheduleWithContext(Simulator::GetContext(), txTime, PeekPointer(m_txCompleteEvent));
 }
 
 void
@@ -442,7 +479,11 @@ FabricNetDevice::Receive(Ptr<Packet> p)
     }
     if (!m_rxCallback.IsNull())
     {
-        m_rxCallback(this, p);
+        m_rxCallback(this, std::move(p));
+    }
+    else if (m_handler)
+    {
+        m_handler->ReceiveFrame(this, std::move(p));
     }
     else if (!m_netRxCallback.IsNull())
     {
@@ -492,6 +533,7 @@ FabricNetDevice::HandlePfc(Ptr<Packet> p)
             m_pauseStart[c] = now;
         }
         m_pausedUntil[c] = now + PfcHeader::QuantaToTime(quanta, m_rate);
+        m_pauseHint |= static_cast<uint8_t>(1u << c);
         m_pauseEvent[c] =
             Simulator::Schedule(m_pausedUntil[c] - now, &FabricNetDevice::PauseExpired, this, c);
     }
@@ -505,6 +547,7 @@ void
 FabricNetDevice::EndPause(uint8_t cls)
 {
     const Time now = Simulator::Now();
+    m_pauseHint &= static_cast<uint8_t>(~(1u << cls));
     if (now < m_pausedUntil[cls])
     {
         m_counters.pausedTime[cls] += now - m_pauseStart[cls];
@@ -518,6 +561,7 @@ FabricNetDevice::PauseExpired(uint8_t cls)
     NS_LOG_FUNCTION(this << +cls);
     // m_pausedUntil[cls] == now: the pause ran its full length.
     m_counters.pausedTime[cls] += m_pausedUntil[cls] - m_pauseStart[cls];
+    m_pauseHint &= static_cast<uint8_t>(~(1u << cls));
     if (!m_busy)
     {
         TryTransmit();

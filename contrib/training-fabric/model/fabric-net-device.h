@@ -12,6 +12,7 @@
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/event-impl.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
@@ -24,6 +25,7 @@ namespace ns3
 {
 
 class FabricChannel;
+class FabricNetDevice;
 class Node;
 class Packet;
 
@@ -49,6 +51,36 @@ class FabricTxObserver
      *        (FabricNetDevice::GetTotalQueueBytes at this moment)
      */
     virtual void OnTxBegin(uint32_t index, const Packet& p, uint8_t cls, uint64_t queueBytes) = 0;
+};
+
+/**
+ * \ingroup training-fabric
+ * \brief The owner of a port (switch or NIC) as the port's per-frame paths call it.
+ *
+ * The same events as the receive and dequeue callbacks, but one virtual call
+ * per frame instead of Callback's std::function layers and a
+ * reference-counted Ptr to the port per call. A callback set explicitly
+ * (SetFabricReceiveCallback, SetDequeueCallback) takes precedence. The
+ * handler must outlive the port or unset itself.
+ */
+class FabricPortHandler
+{
+  public:
+    virtual ~FabricPortHandler() = default;
+    /// A data frame arrived at \p dev (as FabricNetDevice::FabricRxCallback).
+    virtual void ReceiveFrame(FabricNetDevice* dev, Ptr<Packet> p) = 0;
+
+    /**
+     * A queued frame of \p dev starts transmission (as
+     * FabricNetDevice::DequeueCallback; the handler may modify it). Default:
+     * nothing.
+     */
+    virtual void FrameDequeued(FabricNetDevice* /* dev */,
+                               const Ptr<Packet>& /* p */,
+                               uint8_t /* cls */,
+                               uint32_t /* tag */)
+    {
+    }
 };
 
 /**
@@ -120,6 +152,8 @@ class FabricNetDevice : public NetDevice
     void SetFabricReceiveCallback(FabricRxCallback cb);
     void SetDequeueCallback(DequeueCallback cb);
     void SetPullCallback(PullCallback cb);
+    /// Set (or, with nullptr, unset) the port's owner as per-frame handler.
+    void SetPortHandler(FabricPortHandler* handler);
     /**
      * Set (or, with nullptr, unset) the port's observer of transmitted data
      * frames; it is called with \p index, just before the "TxBegin" trace.
@@ -238,10 +272,27 @@ class FabricNetDevice : public NetDevice
     void HandlePfc(Ptr<Packet> p);
     void SetWrrWeights(std::string weights);
     std::string GetWrrWeights() const;
+    /// \return the bit mask of classes paused now (honoured PFC pauses)
+    uint8_t PausedClasses() const;
     /// Pick the next data frame from the queues; false when none is eligible.
     bool DequeueData(Ptr<Packet>& p, uint8_t& cls, uint32_t& tag);
     void StartTransmission(Ptr<Packet> p);
     void EndPause(uint8_t cls);
+
+    /**
+     * The end-of-transmission event. A port serializes one frame at a time,
+     * so one event object per port, scheduled again for every frame, does
+     * the work of a freshly made event per frame without its allocation.
+     */
+    class TxCompleteEvent : public EventImpl
+    {
+      public:
+        explicit TxCompleteEvent(FabricNetDevice* dev);
+
+      private:
+        void Notify() override;
+        FabricNetDevice* m_dev; //!< not owned
+    };
 
     struct Item
     {
@@ -274,10 +325,12 @@ class FabricNetDevice : public NetDevice
     uint8_t m_drrNext{0};
 
     bool m_busy{false};
-    bool m_linkUp{false}; //!< attached and up (Attach, FabricChannel::SetLinkUp)
+    Ptr<TxCompleteEvent> m_txCompleteEvent; //!< scheduled once per frame sent
+    bool m_linkUp{false};                   //!< attached and up (Attach, FabricChannel::SetLinkUp)
     std::array<Time, kNumClasses> m_pausedUntil{}; //!< end of the current pause per class
     std::array<Time, kNumClasses> m_pauseStart{};  //!< start of the current pause per class
     std::array<EventId, kNumClasses> m_pauseEvent;
+    uint8_t m_pauseHint{0}; //!< classes with a pause received and not yet ended or expired
     Counters m_counters;
 
     FabricRxCallback m_rxCallback;
@@ -285,6 +338,7 @@ class FabricNetDevice : public NetDevice
     PullCallback m_pullCallback;
     NetDevice::ReceiveCallback m_netRxCallback;
     PromiscReceiveCallback m_promiscCallback;
+    FabricPortHandler* m_handler{nullptr};   //!< not owned
     FabricTxObserver* m_txObserver{nullptr}; //!< not owned
     uint32_t m_txObserverIndex{0};
 

@@ -116,8 +116,7 @@ FabricSwitch::AddPort(Ptr<FabricNetDevice> dev)
 {
     uint32_t index = static_cast<uint32_t>(m_ports.size());
     dev->SetPortIndex(index);
-    dev->SetFabricReceiveCallback(MakeCallback(&FabricSwitch::Receive, this));
-    dev->SetDequeueCallback(MakeCallback(&FabricSwitch::OnDequeue, this));
+    dev->SetPortHandler(this);
     m_ports.push_back(dev);
     m_refresh.emplace_back();
     return index;
@@ -257,7 +256,7 @@ FabricSwitch::Drop(Ptr<const Packet> p, uint32_t inPort, DropReason reason)
 }
 
 void
-FabricSwitch::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
+FabricSwitch::ReceiveFrame(FabricNetDevice* dev, Ptr<Packet> p)
 {
     NS_LOG_FUNCTION(this << dev << p);
     m_counters.rxFrames++;
@@ -312,7 +311,7 @@ FabricSwitch::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
     m_forwardTrace(p, inPort, out, cls);
     // ECT(0)/ECT(1) frames may be marked at egress; Not-ECT never.
     const uint32_t tag = inPort | (info.ecn != 0 ? kEctTagBit : 0) | (info.hasInt ? kIntTagBit : 0);
-    m_ports[out]->Enqueue(p, cls, tag);
+    m_ports[out]->Enqueue(std::move(p), cls, tag);
 }
 
 void
@@ -353,7 +352,7 @@ FabricSwitch::SendXon(uint32_t port, uint8_t cls)
 }
 
 void
-FabricSwitch::OnDequeue(FabricNetDevice* dev, Ptr<Packet> p, uint8_t cls, uint32_t tag)
+FabricSwitch::FrameDequeued(FabricNetDevice* dev, const Ptr<Packet>& p, uint8_t cls, uint32_t tag)
 {
     NS_LOG_FUNCTION(this << dev << p << +cls << tag);
     const uint32_t inPort = tag & kPortTagMask;

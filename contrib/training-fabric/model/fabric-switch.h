@@ -6,6 +6,8 @@
 #ifndef FABRIC_SWITCH_H
 #define FABRIC_SWITCH_H
 
+#include "fabric-net-device.h"
+
 #include "ns3/event-id.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
@@ -39,7 +41,7 @@ class UniformRandomVariable;
  * sent upstream when (i, c) has drained. XOFF frames are refreshed at half
  * their pause time while the ingress stays congested.
  */
-class FabricSwitch : public Object
+class FabricSwitch : public Object, private FabricPortHandler
 {
   public:
     /// Reasons a frame may be dropped.
@@ -120,8 +122,12 @@ class FabricSwitch : public Object
 
   private:
     void DoDispose() override;
-    void Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p);
-    void OnDequeue(FabricNetDevice* dev, Ptr<Packet> p, uint8_t cls, uint32_t tag);
+    // FabricPortHandler: the ports' frames.
+    void ReceiveFrame(FabricNetDevice* dev, Ptr<Packet> p) override;
+    void FrameDequeued(FabricNetDevice* dev,
+                       const Ptr<Packet>& p,
+                       uint8_t cls,
+                       uint32_t tag) override;
     void Drop(Ptr<const Packet> p, uint32_t inPort, DropReason reason);
     void RefreshPause(uint32_t port, uint8_t cls, bool refresh);
     void SendXon(uint32_t port, uint8_t cls);

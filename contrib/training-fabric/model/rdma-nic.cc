@@ -180,7 +180,7 @@ RdmaNic::Setup(Ptr<FabricNetDevice> dev, uint32_t hostId)
     m_hostId = hostId;
     m_ip = Ipv4Address(fabric::HostIp(hostId));
     m_mac = Mac48Address::ConvertFrom(dev->GetAddress());
-    dev->SetFabricReceiveCallback(MakeCallback(&RdmaNic::Receive, this));
+    dev->SetPortHandler(this);
     dev->SetPullCallback(MakeCallback(&RdmaNic::Pull, this));
 }
 
@@ -409,7 +409,7 @@ RdmaNic::Wake()
 }
 
 void
-RdmaNic::Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p)
+RdmaNic::ReceiveFrame(FabricNetDevice* dev, Ptr<Packet> p)
 {
     NS_LOG_FUNCTION(this << dev << p);
     RoceFrameInfo info;

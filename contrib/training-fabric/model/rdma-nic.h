@@ -6,6 +6,7 @@
 #ifndef RDMA_NIC_H
 #define RDMA_NIC_H
 
+#include "fabric-net-device.h"
 #include "roce-header.h"
 
 #include "ns3/event-id.h"
@@ -56,7 +57,7 @@ class RdmaQueuePair;
  * the window (IRN's BDP-FC). Both ends of a QP must agree (the requester
  * NIC's setting decides the requester's behaviour, the responder's its).
  */
-class RdmaNic : public Object
+class RdmaNic : public Object, private FabricPortHandler
 {
   public:
     static TypeId GetTypeId();
@@ -130,7 +131,8 @@ class RdmaNic : public Object
 
   private:
     void DoDispose() override;
-    void Receive(Ptr<FabricNetDevice> dev, Ptr<Packet> p);
+    /// FabricPortHandler: a frame arrived at the port.
+    void ReceiveFrame(FabricNetDevice* dev, Ptr<Packet> p) override;
     Ptr<Packet> Pull(uint8_t mask, uint8_t& cls);
     /// Put \p qp on the active list if it has packets to send; try the port.
     void Activate(RdmaQueuePair& qp);

@@ -206,6 +206,42 @@ TEST(DataPlane, PauseExpiresAfterItsQuantaAndXonResumesAtOnce)
     Simulator::Destroy();
 }
 
+TEST(DataPlane, FramesInFlightArriveInSendOrderEachAtItsSerializationPlusDelay)
+{
+    // 40 frames of 1226 B, then 200 of 76 B, all queued at t = 0 on a 100
+    // Gb/s cable of 1 us: they leave back to back. Line time = (frame + 24 B
+    // of FCS, preamble and gap) x 8 / 100e9: 100 ns for the large (10 in
+    // flight at once), 8 ns for the small (125 in flight), so the channel's
+    // ring of frames in flight grows while older frames are leaving it.
+    // Frame i arrives 1 us after the sum of the line times of frames 0..i,
+    // in the order sent (packet uids increase in creation order).
+    Cable c = MakeCable(MicroSeconds(1));
+    std::vector<std::pair<Time, uint64_t>> arrivals;
+    c.b->SetFabricReceiveCallback([&](Ptr<FabricNetDevice>, Ptr<Packet> p) {
+        arrivals.emplace_back(Simulator::Now(), p->GetUid());
+    });
+    std::vector<uint64_t> uids;
+    std::vector<Time> expected;
+    Time sent;
+    for (uint32_t i = 0; i < 240; ++i)
+    {
+        const bool large = i < 40;
+        Ptr<Packet> p = Create<Packet>(large ? 1226 : 76);
+        uids.push_back(p->GetUid());
+        sent += large ? NanoSeconds(100) : NanoSeconds(8);
+        expected.push_back(sent + MicroSeconds(1));
+        c.a->Enqueue(p, 0);
+    }
+    Simulator::Run();
+    ASSERT_EQ(arrivals.size(), 240u);
+    for (uint32_t i = 0; i < 240; ++i)
+    {
+        EXPECT_EQ(arrivals[i].second, uids[i]) << "frame " << i;
+        EXPECT_EQ(arrivals[i].first, expected[i]) << "frame " << i;
+    }
+    Simulator::Destroy();
+}
+
 TEST(DataPlane, PausedClassHoldsItsFramesOtherClassesFlow)
 {
     // a queues one frame in class 3 and one in class 1 while class 3 is paused:
