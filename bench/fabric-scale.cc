@@ -148,6 +148,8 @@ RunSetup(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf)
 CaseResult
 ForkCase(uint32_t k, const std::string& bytes, bool monitor)
 {
+    // A line still in stdout's buffer would be written again by the child.
+    std::fflush(stdout);
     int fds[2];
     if (pipe(fds) != 0)
     {
