@@ -15,8 +15,11 @@
  *
  * The sweep runs k = 4, 8, 12, 16 (16 to 1,024 hosts) unmonitored, with
  * fewer bytes per host as the fabric grows so that each case simulates
- * about 1.3 to 1.5 million events, then a last line with the ratio of the event rates
- * at 1,024 and at 16 hosts (issue #15's goal: >= 0.6). --case=off / on run
+ * about 1.3 to 1.5 million events, then a line with the ratio of the event rates
+ * at 1,024 and at 16 hosts (issue #15's goal: >= 0.6), then the 1,024-host
+ * permutation of 4 MB without and with the path monitor (100 us bins) and
+ * the ratio of their simulation wall times (issue #17's goal: <= 1.1; a
+ * single pair, so on a loaded machine only indicative). --case=off / on run
  * one fat-tree without / with the path monitor (100 us bins; the monitor's
  * overhead is the ratio of their wall times, issue #17). --case=setup builds
  * a leaf-spine (default 1,000 leaves x 100 hosts, 100 spines: 100,000
@@ -48,11 +51,18 @@ PeakRssMb()
     return ru.ru_maxrss / 1024.0;
 }
 
-/// Runs one fat-tree case; writes its events/s to \p rateFd when >= 0.
 std::string g_scheduler = "quad-heap"; //!< --scheduler
 
+/// What a case sends back to the sweep: its event rate and simulation wall time.
+struct CaseResult
+{
+    double eventsPerS{-1};
+    double wallS{-1};
+};
+
+/// Runs one fat-tree case; writes its CaseResult to \p resultFd when >= 0.
 int
-RunCase(uint32_t k, const std::string& bytes, const std::string& bin, bool monitor, int rateFd)
+RunCase(uint32_t k, const std::string& bytes, const std::string& bin, bool monitor, int resultFd)
 {
     const std::string text = R"({"name": "bench", "scheduler": ")" + g_scheduler + R"(",
         "topology": {"type": "fat-tree", "k": )" +
@@ -91,7 +101,8 @@ RunCase(uint32_t k, const std::string& bytes, const std::string& bin, bool monit
                 t.simWallS / (t.simTimeS * 1e3),
                 PeakRssMb());
     std::fflush(stdout);
-    if (rateFd >= 0 && write(rateFd, &rate, sizeof(rate)) != sizeof(rate))
+    const CaseResult result{rate, t.simWallS};
+    if (resultFd >= 0 && write(resultFd, &result, sizeof(result)) != sizeof(result))
     {
         return 1;
     }
@@ -133,34 +144,36 @@ RunSetup(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf)
     return t.flowsCompleted == 1 ? 0 : 1;
 }
 
-/// Runs \p k's unmonitored case in a child process; \return its events/s, or -1.
-double
-ForkCase(uint32_t k, const std::string& bytes)
+/// Runs one case (100 us bins when \p monitor) in a child process; \return its result (-1: failed).
+CaseResult
+ForkCase(uint32_t k, const std::string& bytes, bool monitor)
 {
+    // A line still in stdout's buffer would be written again by the child.
+    std::fflush(stdout);
     int fds[2];
     if (pipe(fds) != 0)
     {
-        return -1;
+        return CaseResult();
     }
     const pid_t pid = fork();
     if (pid == 0)
     {
         close(fds[0]);
-        _exit(RunCase(k, bytes, "100us", false, fds[1]));
+        _exit(RunCase(k, bytes, "100us", monitor, fds[1]));
     }
     close(fds[1]);
-    double rate = -1;
-    if (pid < 0 || read(fds[0], &rate, sizeof(rate)) != sizeof(rate))
+    CaseResult result;
+    if (pid < 0 || read(fds[0], &result, sizeof(result)) != sizeof(result))
     {
-        rate = -1;
+        result = CaseResult();
     }
     close(fds[0]);
     int st = 0;
     if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
     {
-        return -1;
+        return CaseResult();
     }
-    return rate;
+    return result;
 }
 } // namespace
 
@@ -207,10 +220,19 @@ main(int argc, char** argv)
     std::vector<double> rates; // events/s, -1 for a failed case
     for (const auto& [radix, size] : sweep)
     {
-        rates.push_back(ForkCase(radix, bytes.empty() ? size : bytes));
+        rates.push_back(ForkCase(radix, bytes.empty() ? size : bytes, false).eventsPerS);
     }
     const bool ok = std::all_of(rates.begin(), rates.end(), [](double r) { return r > 0; });
     std::printf("{\"bench\": \"fat-tree-events-per-s-ratio-1024-to-16-hosts\", \"ratio\": %.3f}\n",
                 ok ? rates.back() / rates.front() : 0.0);
-    return ok ? 0 : 1;
+    // The path monitor's overhead at 1,024 hosts (issue #17): the same case
+    // without and with it, the ratio of their simulation wall times.
+    const std::string monitored = bytes.empty() ? "4MB" : bytes;
+    const CaseResult off = ForkCase(16, monitored, false);
+    const CaseResult on = ForkCase(16, monitored, true);
+    const bool monitorOk = off.wallS > 0 && on.wallS > 0;
+    std::printf("{\"bench\": \"fat-tree-k16-1024hosts-monitor-wall-ratio-on-to-off\", \"ratio\": "
+                "%.3f}\n",
+                monitorOk ? on.wallS / off.wallS : 0.0);
+    return ok && monitorOk ? 0 : 1;
 }

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
@@ -39,6 +40,20 @@ double
 Round9(double v)
 {
     return std::isfinite(v) ? std::strtod(Num(v).c_str(), nullptr) : v;
+}
+
+/// Write file \p name in \p dir through \p text, streamed (no copy of the whole text).
+void
+WriteFile(const std::string& dir,
+          const std::string& name,
+          const std::function<void(std::ostream&)>& text)
+{
+    std::ofstream out(dir + "/" + name, std::ios::binary);
+    text(out);
+    if (!out)
+    {
+        throw std::runtime_error("cannot write " + dir + "/" + name);
+    }
 }
 
 /// The metrics of one group (or of the fabric) as imbalance.json lists them.
@@ -100,10 +115,17 @@ PathMonitorHelper::PortName(uint32_t dev) const
 std::string
 PathMonitorHelper::PathsCsv() const
 {
+    std::ostringstream os;
+    WritePathsCsv(os);
+    return os.str();
+}
+
+void
+PathMonitorHelper::WritePathsCsv(std::ostream& os) const
+{
     Ptr<FabricTopology> topo = m_monitor->GetTopology();
     const auto& flows = m_monitor->GetFlows();
     const std::vector<uint32_t> rows = FlowRows();
-    std::ostringstream os;
     os << "flow,src,dst,sport,bytes,frames,first_s,last_s,paths,path,path_bytes\n";
     for (uint32_t i = 0; i < rows.size(); ++i)
     {
@@ -123,7 +145,6 @@ PathMonitorHelper::PathsCsv() const
                << Num(p.bytes) << '\n';
         }
     }
-    return os.str();
 }
 
 std::vector<uint32_t>
@@ -155,6 +176,13 @@ std::string
 PathMonitorHelper::LinksCsv() const
 {
     std::ostringstream os;
+    WriteLinksCsv(os);
+    return os.str();
+}
+
+void
+PathMonitorHelper::WriteLinksCsv(std::ostream& os) const
+{
     os << "link,from,bin,t_start_s,bytes,data_bytes,utilization,flows,max_queue_bytes,pause_s\n";
     const double binS = m_monitor->GetBinWidth().GetSeconds();
     for (uint32_t i = 0; i < m_monitor->GetNDevices(); ++i)
@@ -171,7 +199,6 @@ PathMonitorHelper::LinksCsv() const
                << ',' << st.maxQueue << ',' << Num(st.pausePs * 1e-12) << '\n';
         }
     }
-    return os.str();
 }
 
 std::string
@@ -260,67 +287,77 @@ PathMonitorHelper::SummaryTable() const
 }
 
 void
+PathMonitorHelper::SetPlots(bool plots)
+{
+    m_plots = plots;
+}
+
+void
 PathMonitorHelper::WriteOutputs(const std::string& dir) const
 {
     NS_ABORT_MSG_UNLESS(m_monitor, "PathMonitorHelper::WriteOutputs: Install first");
     std::filesystem::create_directories(dir);
-    auto write = [&](const std::string& name, const std::string& text) {
-        std::ofstream out(dir + "/" + name, std::ios::binary);
-        out << text;
-        if (!out)
-        {
-            throw std::runtime_error("cannot write " + dir + "/" + name);
-        }
-    };
     const auto groups = m_monitor->ComputeGroups();
     const auto overTime = m_monitor->ComputeOverTime();
-    write("paths.csv", PathsCsv());
-    write("links.csv", LinksCsv());
-    write("imbalance.json", ImbalanceJson(groups, overTime));
+    WriteFile(dir, "paths.csv", [&](std::ostream& os) { WritePathsCsv(os); });
+    WriteFile(dir, "links.csv", [&](std::ostream& os) { WriteLinksCsv(os); });
+    WriteFile(dir, "imbalance.json", [&](std::ostream& os) {
+        os << ImbalanceJson(groups, overTime);
+    });
+    if (m_plots)
+    {
+        WritePlots(dir, groups, overTime);
+    }
+}
 
+void
+PathMonitorHelper::WritePlots(const std::string& dir,
+                              const std::vector<PathMonitor::GroupResult>& groups,
+                              const std::vector<PathMonitor::BinImbalance>& overTime) const
+{
     // Plot data: utilization matrix (switch ports x bins), group loads, FIM.
     const double binS = m_monitor->GetBinWidth().GetSeconds();
     const uint32_t nBins = m_monitor->GetNBins();
-    std::ostringstream heat;
     uint32_t rows = 0;
-    for (uint32_t i = 0; i < m_monitor->GetNDevices(); ++i)
-    {
-        if (m_monitor->GetPortInfo(i).host)
+    WriteFile(dir, "plot-heat.dat", [&](std::ostream& heat) {
+        for (uint32_t i = 0; i < m_monitor->GetNDevices(); ++i)
         {
-            continue;
-        }
-        const double bps = static_cast<double>(m_monitor->GetDevice(i)->GetBitRate());
-        const auto& bins = m_monitor->GetLinkBins(i);
-        auto next = bins.begin();
-        for (uint32_t b = 0; b < nBins; ++b)
-        {
-            uint64_t bytes = 0;
-            if (next != bins.end() && next->bin == b)
+            if (m_monitor->GetPortInfo(i).host)
             {
-                bytes = next->bytes;
-                ++next;
+                continue;
             }
-            heat << b * binS * 1e3 << ' ' << rows << ' ' << bytes * 8.0 / (bps * binS) << '\n';
+            const double bps = static_cast<double>(m_monitor->GetDevice(i)->GetBitRate());
+            const auto& bins = m_monitor->GetLinkBins(i);
+            auto next = bins.begin();
+            for (uint32_t b = 0; b < nBins; ++b)
+            {
+                uint64_t bytes = 0;
+                if (next != bins.end() && next->bin == b)
+                {
+                    bytes = next->bytes;
+                    ++next;
+                }
+                heat << b * binS * 1e3 << ' ' << rows << ' ' << bytes * 8.0 / (bps * binS) << '\n';
+            }
+            heat << '\n';
+            ++rows;
         }
-        heat << '\n';
-        ++rows;
-    }
-    write("plot-heat.dat", heat.str());
-    std::ostringstream loads;
-    for (const auto& g : groups)
-    {
-        for (std::size_t k = 0; k < g.ports.size(); ++k)
+    });
+    WriteFile(dir, "plot-loads.dat", [&](std::ostream& loads) {
+        for (const auto& g : groups)
         {
-            loads << '"' << g.name << ":p" << g.ports[k] << "\" " << g.bytes[k] / 1e6 << '\n';
+            for (std::size_t k = 0; k < g.ports.size(); ++k)
+            {
+                loads << '"' << g.name << ":p" << g.ports[k] << "\" " << g.bytes[k] / 1e6 << '\n';
+            }
         }
-    }
-    write("plot-loads.dat", loads.str());
-    std::ostringstream fim;
-    for (const auto& b : overTime)
-    {
-        fim << b.bin * binS * 1e3 << ' ' << Round9(b.byBytes.at("fim")) << '\n';
-    }
-    write("plot-fim.dat", fim.str());
+    });
+    WriteFile(dir, "plot-fim.dat", [&](std::ostream& fim) {
+        for (const auto& b : overTime)
+        {
+            fim << b.bin * binS * 1e3 << ' ' << Round9(b.byBytes.at("fim")) << '\n';
+        }
+    });
     // Time marks (link events): a vertical line and its label on the plots over time.
     std::ostringstream marks;
     for (const auto& [t, label] : m_marks)
@@ -346,7 +383,7 @@ PathMonitorHelper::WriteOutputs(const std::string& dir) const
        << "set style data lines\nset xtics rotate by 0 font ',10'\nset xlabel 'time (ms)'\n"
        << "set ylabel 'FIM'\nset yrange [0:1]\n"
        << marks.str() << "plot '" << dir << "/plot-fim.dat' using 1:2 with linespoints notitle\n";
-    write("plots.gp", gp.str());
+    WriteFile(dir, "plots.gp", [&](std::ostream& os) { os << gp.str(); });
     if (std::system("command -v gnuplot >/dev/null 2>&1") == 0)
     {
         const std::string cmd = "gnuplot '" + dir + "/plots.gp' 2>/dev/null";

@@ -11,6 +11,7 @@
 #include "ns3/path-monitor.h"
 
 #include <functional>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -51,7 +52,12 @@ class PathMonitorHelper
     std::string LinksCsv() const;
     /// \return the text of imbalance.json
     std::string ImbalanceJson() const;
-    /// Write the files and, when gnuplot is installed, the PNG plots into \p dir.
+    /**
+     * Whether WriteOutputs writes the plot data, plots.gp and (when gnuplot
+     * is installed) the PNG plots. Default true.
+     */
+    void SetPlots(bool plots);
+    /// Write the files and, when plots are on and gnuplot is installed, the PNG plots into \p dir.
     void WriteOutputs(const std::string& dir) const;
     /// \return a few lines for the console
     std::string SummaryTable() const;
@@ -73,6 +79,14 @@ class PathMonitorHelper
     void SetFlowOrder(FlowOrder order);
 
   private:
+    /// Write paths.csv's text to \p os.
+    void WritePathsCsv(std::ostream& os) const;
+    /// Write links.csv's text to \p os.
+    void WriteLinksCsv(std::ostream& os) const;
+    /// Write the plot data and plots.gp into \p dir; run gnuplot when it is installed.
+    void WritePlots(const std::string& dir,
+                    const std::vector<PathMonitor::GroupResult>& groups,
+                    const std::vector<PathMonitor::BinImbalance>& overTime) const;
     /// imbalance.json from the monitor's results (computed once per output)
     std::string ImbalanceJson(const std::vector<PathMonitor::GroupResult>& groups,
                               const std::vector<PathMonitor::BinImbalance>& overTime) const;
@@ -85,6 +99,7 @@ class PathMonitorHelper
     Ptr<PathMonitor> m_monitor;
     std::vector<std::pair<Time, std::string>> m_marks; //!< AddTimeMark
     FlowOrder m_order;                                 //!< SetFlowOrder
+    bool m_plots{true};                                //!< SetPlots
 };
 
 } // namespace ns3

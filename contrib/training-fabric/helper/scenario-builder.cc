@@ -367,6 +367,7 @@ ScenarioRunner::Build()
         m_monitor = std::make_unique<PathMonitorHelper>();
         m_monitor->SetMonitorAttribute("BinWidth", TimeValue(m_cfg.monitor.bin));
         m_monitor->SetMonitorAttribute("ElephantBytes", UintegerValue(m_cfg.monitor.elephantBytes));
+        m_monitor->SetPlots(m_cfg.monitor.plots);
         m_monitor->Install(m_topo);
     }
 

@@ -489,6 +489,7 @@ ParseScenarioText(const std::string& jsonText,
             m.Fail("monitor.bin", "expected at least 1ns", *m.Find("bin"));
         }
         cfg.monitor.elephantBytes = m.Size("elephant", 1000000);
+        cfg.monitor.plots = m.Bool("plots", true);
         m.Finish();
     }
     cfg.events = ReadLinkEvents(file, root.Find("events"), cfg.stop);
@@ -623,7 +624,8 @@ ScenarioToJson(const ScenarioConfig& c)
     j["trace"] = {{"flows", flows}, {"interval", time(c.trace.interval)}};
     j["monitor"] = {{"enabled", c.monitor.enabled},
                     {"bin", time(c.monitor.bin)},
-                    {"elephant", c.monitor.elephantBytes}};
+                    {"elephant", c.monitor.elephantBytes},
+                    {"plots", c.monitor.plots}};
     if (!c.events.empty())
     {
         j["events"] = LinkEventsToJson(c.events);

@@ -107,6 +107,7 @@ struct MonitorConfig
     bool enabled{false};
     Time bin;                        //!< time bin of the per-link series
     uint64_t elephantBytes{1000000}; //!< flows at least this large count for collisions
+    bool plots{true};                //!< `plots`: write the plot data, plots.gp and the PNGs
 };
 
 /// `trace` section: per-QP congestion-control time series and queue sampling.

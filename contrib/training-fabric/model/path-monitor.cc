@@ -76,6 +76,8 @@ PathMonitor::Install(Ptr<FabricTopology> topo)
     // which may wait for a frame being serialized: 2 x (delay + frame time),
     // with 16 KB above any frame (9,216 B jumbo MTU plus headers).
     Time horizon;
+    // Sized once: the probes keep pointers to their ports' counters.
+    m_current.assign(2 * static_cast<std::size_t>(topo->GetNLinks()), PathProbe::Current());
     for (uint32_t l = 0; l < topo->GetNLinks(); ++l)
     {
         const FabricTopology::Link& link = topo->GetLink(l);
@@ -85,7 +87,7 @@ PathMonitor::Install(Ptr<FabricTopology> topo)
             Ptr<FabricNetDevice> dev = end ? link.devB : link.devA;
             const auto index = static_cast<uint32_t>(m_probes.size());
             Ptr<PathProbe> probe = CreateObject<PathProbe>();
-            probe->Attach(this, &m_classifier, dev, index, e.isHost);
+            probe->Attach(this, this, &m_current[index], dev, index | (e.isHost ? kEntry : 0));
             m_probes.push_back(probe);
             m_ports.push_back(PortInfo{e.isHost, e.index, e.port});
             if (!e.isHost)

@@ -17,6 +17,7 @@
 #include "ns3/ptr.h"
 #include "ns3/simulator-impl.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -30,9 +31,11 @@ namespace ns3
  * \brief Passive flow-to-path correlation and link-load monitor, shaped
  * like ns-3's FlowMonitor.
  *
- * Install() puts a PathProbe on every port (both directions of every link);
- * the probes count per port and time bin and ask a RoceFlowClassifier for
- * each data frame's flow; the monitor keeps, per flow, the ports its data
+ * Install() puts a PathProbe on every port (both directions of every link)
+ * and observes every port's frames (FabricTxObserver): it counts them per
+ * port and time bin, in one dense array of current bins (the probes keep the
+ * finished ones), and asks a RoceFlowClassifier for each data frame's flow;
+ * it keeps, per flow, the ports its data
  * frames used (bytes and frames per port), so memory grows with flows x hops,
  * not with packets. It never changes forwarding. From these records it
  * rebuilds each flow's path(s) (a flow sprayed over several paths shows
@@ -49,7 +52,7 @@ namespace ns3
  * frame, and resumes with the next frame, so a monitor never keeps a
  * simulation running, alone or with other monitors.
  */
-class PathMonitor : public Object
+class PathMonitor : public Object, private FabricTxObserver
 {
   public:
     static TypeId GetTypeId();
@@ -168,7 +171,37 @@ class PathMonitor : public Object
 
     void DoDispose() override;
 
-    /// \return the bin of the current time (for probes, per frame), and the time
+    /// The hook's value of a port where frames enter the fabric (a host port): index | kEntry.
+    static constexpr uint32_t kEntry = 1u << 31;
+
+    /**
+     * A frame starts transmission on port \p index & ~kEntry (per frame: from
+     * the port's observer hook, or from a probe's "TxBegin" sink).
+     */
+    void OnTxBegin(uint32_t index, const Packet& p, uint8_t cls, uint64_t queueBytes) override
+    {
+        const uint32_t dev = index & ~kEntry;
+        const bool entry = (index & kEntry) != 0;
+        Time now;
+        const uint32_t bin = BinNow(now);
+        PathProbe::Current& cur = m_current[dev];
+        if (bin != cur.bin)
+        {
+            m_probes[dev]->Roll(bin);
+        }
+        const uint32_t size = p.GetSize();
+        cur.bytes += size;
+        cur.maxQueue = std::max(cur.maxQueue, queueBytes);
+        const RoceFlowClassifier::Result c = m_classifier.Classify(p, entry);
+        if (c.flow == RoceFlowClassifier::kNotData)
+        {
+            return;
+        }
+        cur.dataBytes += size;
+        cur.flows += ReportData(c, dev, entry, bin, size, now);
+    }
+
+    /// \return the bin of the current time (per frame), and the time
     uint32_t BinNow(Time& now)
     {
         now = m_sim->Now();
@@ -185,7 +218,7 @@ class PathMonitor : public Object
 
     /**
      * A data frame of flow \p c.flow starts on port \p dev in bin \p bin
-     * (for probes, per data frame).
+     * (per data frame).
      * \return 1 when it is the flow's first frame on that port in the bin
      */
     uint32_t ReportData(const RoceFlowClassifier::Result& c,
@@ -285,6 +318,8 @@ class PathMonitor : public Object
     Ptr<SimulatorImpl> m_sim;
     RoceFlowClassifier m_classifier;
     std::vector<Ptr<PathProbe>> m_probes;
+    /// Every port's current bin, by port index (what a frame updates: 32 B, two ports a line).
+    std::vector<PathProbe::Current> m_current;
     std::vector<PortInfo> m_ports;
     std::vector<std::vector<uint32_t>> m_switchPorts; //!< [switch][port] -> port index
     /// The flows; their hops are copied from the hop table by SyncHops.

@@ -8,8 +8,6 @@
 #include "ns3/log.h"
 #include "ns3/packet.h"
 
-#include <algorithm>
-
 namespace ns3
 {
 
@@ -26,24 +24,21 @@ PathProbe::GetTypeId()
     return tid;
 }
 
-PathProbe::PathProbe()
-{
-    m_cur.bin = UINT32_MAX; // no bin yet
-}
+PathProbe::PathProbe() = default;
 
 void
 PathProbe::Attach(PathMonitor* monitor,
-                  RoceFlowClassifier* classifier,
+                  FabricTxObserver* hook,
+                  Current* cur,
                   Ptr<FabricNetDevice> dev,
-                  uint32_t index,
-                  bool entry)
+                  uint32_t hookIndex)
 {
-    NS_LOG_FUNCTION(this << dev << index << entry);
+    NS_LOG_FUNCTION(this << dev << hookIndex);
     m_monitor = monitor;
-    m_classifier = classifier;
+    m_hook = hook;
+    m_cur = cur;
     m_dev = dev;
-    m_index = index;
-    m_entry = entry;
+    m_hookIndex = hookIndex;
     // The direct hook when it is free (one virtual call per frame), else the
     // port's trace source.
     m_traced = dev->GetTxObserver() != nullptr;
@@ -53,7 +48,7 @@ PathProbe::Attach(PathMonitor* monitor,
     }
     else
     {
-        dev->SetTxObserver(this, index);
+        dev->SetTxObserver(hook, hookIndex);
     }
 }
 
@@ -69,12 +64,13 @@ PathProbe::Detach()
         m_dev->TraceDisconnectWithoutContext("TxBegin",
                                              MakeCallback(&PathProbe::TracedTxBegin, this));
     }
-    else if (m_dev->GetTxObserver() == this)
+    else if (m_dev->GetTxObserver() == m_hook)
     {
         m_dev->SetTxObserver(nullptr);
     }
     m_dev = nullptr;
     m_monitor = nullptr;
+    m_hook = nullptr;
 }
 
 void
@@ -87,39 +83,20 @@ PathProbe::DoDispose()
 void
 PathProbe::TracedTxBegin(Ptr<const Packet> p, uint8_t cls)
 {
-    OnTxBegin(m_index, *p, cls, m_dev->GetTotalQueueBytes());
+    m_monitor->OnTxBegin(m_hookIndex, *p, cls, m_dev->GetTotalQueueBytes());
 }
 
 void
 PathProbe::Roll(uint32_t bin)
 {
-    if (m_cur.bin != UINT32_MAX && (m_cur.bytes != 0 || m_cur.pausePs != 0))
+    Current& c = *m_cur;
+    if (c.bin != UINT32_MAX && (c.bytes != 0 || m_curPausePs != 0))
     {
-        m_bins.push_back(m_cur);
+        m_bins.push_back(LinkBin{c.bin, c.flows, c.bytes, c.dataBytes, c.maxQueue, m_curPausePs});
     }
-    m_cur = LinkBin();
-    m_cur.bin = bin;
-}
-
-void
-PathProbe::OnTxBegin(uint32_t index, const Packet& p, uint8_t cls, uint64_t queueBytes)
-{
-    Time now;
-    const uint32_t bin = m_monitor->BinNow(now);
-    if (bin != m_cur.bin)
-    {
-        Roll(bin);
-    }
-    const uint32_t size = p.GetSize();
-    m_cur.bytes += size;
-    m_cur.maxQueue = std::max(m_cur.maxQueue, queueBytes);
-    const RoceFlowClassifier::Result c = m_classifier->Classify(p, m_entry);
-    if (c.flow == RoceFlowClassifier::kNotData)
-    {
-        return;
-    }
-    m_cur.dataBytes += size;
-    m_cur.flows += m_monitor->ReportData(c, m_index, m_entry, bin, size, now);
+    c = Current();
+    c.bin = bin;
+    m_curPausePs = 0;
 }
 
 void
@@ -129,14 +106,14 @@ PathProbe::AddPause(uint32_t bin, int64_t ps)
     {
         return;
     }
-    if (bin == m_cur.bin)
+    if (bin == m_cur->bin)
     {
-        m_cur.pausePs += ps;
+        m_curPausePs += ps;
     }
-    else if (m_cur.bin == UINT32_MAX || bin > m_cur.bin)
+    else if (m_cur->bin == UINT32_MAX || bin > m_cur->bin)
     {
         Roll(bin);
-        m_cur.pausePs = ps;
+        m_curPausePs = ps;
     }
     else if (!m_bins.empty() && m_bins.back().bin == bin)
     {

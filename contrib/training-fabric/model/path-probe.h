@@ -7,7 +7,6 @@
 #define PATH_PROBE_H
 
 #include "fabric-net-device.h"
-#include "roce-flow-classifier.h"
 
 #include "ns3/object.h"
 #include "ns3/ptr.h"
@@ -22,19 +21,21 @@ class PathMonitor;
 
 /**
  * \ingroup training-fabric
- * \brief Listens to one port's data frames as they start transmission and
- * keeps that port's per-bin counters.
+ * \brief One port's attachment to the path monitor and that port's series of
+ * time bins.
  *
- * The port calls the probe directly (FabricTxObserver: one virtual call per
- * frame) or, when another observer already holds that hook, through its
- * "TxBegin" trace. Per frame the probe adds the frame to the counters of the
- * current bin, which live in the probe itself, asks the classifier for the
- * frame's flow and reports the flow's hop to the monitor. When a frame falls
- * in a later bin, the finished bin is appended to the port's series; bins in
- * which the port did nothing are not stored, so memory grows with the bins a
- * port was busy in, not with ports x bins.
+ * Frames do not go through the probe: the port calls the monitor directly
+ * (FabricTxObserver: one virtual call per frame, the port's index in the
+ * hook's value) or, when another observer already holds that hook, through
+ * the probe's sink of its "TxBegin" trace. Per frame the monitor adds the
+ * frame to the port's Current counters, which live in one dense array of the
+ * monitor (32 B a port, two ports a cache line), not in the probe. When a
+ * frame falls in a later bin, the monitor asks the probe to Roll: the
+ * finished bin is appended to the port's series; bins in which the port did
+ * nothing are not stored, so memory grows with the bins a port was busy in,
+ * not with ports x bins. Paused time is sampled at bin edges (SamplePause).
  */
-class alignas(64) PathProbe : public Object, private FabricTxObserver
+class PathProbe : public Object
 {
   public:
     /// One time bin of the port (a link direction).
@@ -48,23 +49,34 @@ class alignas(64) PathProbe : public Object, private FabricTxObserver
         int64_t pausePs{0};    //!< time the port was paused (any class), ps
     };
 
+    /// What frames update in the port's current bin (the rest of a LinkBin stays in the probe).
+    struct alignas(32) Current
+    {
+        uint32_t bin{UINT32_MAX}; //!< the bin frames are counted in now (UINT32_MAX: none yet)
+        uint32_t flows{0};
+        uint64_t bytes{0};
+        uint64_t dataBytes{0};
+        uint64_t maxQueue{0};
+    };
+
     static TypeId GetTypeId();
 
     PathProbe();
 
     /**
      * Attach to \p dev.
-     * \param monitor the monitor the probe reports to (owns the probe)
-     * \param classifier the monitor's classifier
+     * \param monitor the monitor frames are reported to (owns the probe)
+     * \param hook the monitor as the port's observer
+     * \param cur the port's current-bin counters, in the monitor
      * \param dev the port
-     * \param index the port's index in the monitor
-     * \param entry whether frames enter the fabric here (a host port)
+     * \param hookIndex the value the port gives \p hook with each frame (the
+     *        port's index in the monitor, and whether frames enter the fabric here)
      */
     void Attach(PathMonitor* monitor,
-                RoceFlowClassifier* classifier,
+                FabricTxObserver* hook,
+                Current* cur,
                 Ptr<FabricNetDevice> dev,
-                uint32_t index,
-                bool entry);
+                uint32_t hookIndex);
     /// Stop listening to the port.
     void Detach();
 
@@ -74,6 +86,8 @@ class alignas(64) PathProbe : public Object, private FabricTxObserver
      * \return that time, in ps
      */
     int64_t SamplePause(uint32_t bin);
+    /// Start bin \p bin, moving the current one to the series if it holds anything.
+    void Roll(uint32_t bin);
     /// Move the current bin to the series. Call when the simulation has ended.
     void Flush();
 
@@ -86,23 +100,17 @@ class alignas(64) PathProbe : public Object, private FabricTxObserver
 
   private:
     void DoDispose() override;
-    void OnTxBegin(uint32_t index, const Packet& p, uint8_t cls, uint64_t queueBytes) override;
     /// The "TxBegin" trace's sink, for a port that already has an observer.
     void TracedTxBegin(Ptr<const Packet> p, uint8_t cls);
-    /// Start bin \p bin, keeping the current one if it holds anything.
-    void Roll(uint32_t bin);
     /// Add \p ps of paused time to bin \p bin.
     void AddPause(uint32_t bin, int64_t ps);
 
-    // What a frame reads, first: after the Object and observer headers (40
-    // bytes), the pointers and flags fill the probe's first cache line and
-    // the current bin is the next one (the probe is aligned to a line).
     PathMonitor* m_monitor{nullptr}; //!< owns this probe
-    RoceFlowClassifier* m_classifier{nullptr};
-    uint32_t m_index{0};
-    bool m_entry{false};
+    FabricTxObserver* m_hook{nullptr};
+    Current* m_cur{nullptr}; //!< the port's current bin, in the monitor
+    int64_t m_curPausePs{0}; //!< paused time in the current bin
+    uint32_t m_hookIndex{0};
     bool m_traced{false}; //!< connected to "TxBegin" instead of the observer hook
-    LinkBin m_cur;        //!< the bin frames are counted in now
     Ptr<FabricNetDevice> m_dev;
     int64_t m_pausedSoFarPs{0}; //!< paused time already given to bins
     std::vector<LinkBin> m_bins;

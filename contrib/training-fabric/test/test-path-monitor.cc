@@ -20,6 +20,8 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <filesystem>
+#include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -377,6 +379,48 @@ TEST(PathMonitor, StudyOutputsAreDeterministicAndCountEveryFlow)
     EXPECT_EQ(a.first, b.first);
     EXPECT_EQ(a.second, b.second);
     EXPECT_NE(a.first, c.first);
+}
+
+TEST(PathMonitor, PlotsOffWritesTheSameFilesWithoutPlots)
+{
+    // One 64 KB flow across a 2 x 2 x 2 leaf-spine, outputs written twice:
+    // with plots (the default) the plot data and plots.gp are there; with
+    // "plots": false they are not, and the CSVs and imbalance.json are the
+    // same bytes.
+    auto run = [](bool plots, const std::string& dir) {
+        const std::string text = std::string(R"({
+            "topology": {"type": "leaf-spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 2},
+            "workload": {"type": "flows", "flows": [{"src": 0, "dst": 2, "bytes": 65536}]},
+            "monitor": {"enabled": true, "bin": "10us", "plots": )") +
+                                 (plots ? "true" : "false") + "}}";
+        ScenarioRunner r(ParseScenarioText(text, {}, "plots.json"));
+        r.Build();
+        r.Run();
+        std::filesystem::remove_all(dir);
+        r.GetMonitorHelper()->WriteOutputs(dir);
+    };
+    auto read = [](const std::string& path) {
+        std::ifstream in(path, std::ios::binary);
+        std::ostringstream os;
+        os << in.rdbuf();
+        return os.str();
+    };
+    const std::string on = ::testing::TempDir() + "tf-plots-on";
+    const std::string off = ::testing::TempDir() + "tf-plots-off";
+    run(true, on);
+    run(false, off);
+    for (const char* name : {"plots.gp", "plot-heat.dat", "plot-loads.dat", "plot-fim.dat"})
+    {
+        EXPECT_TRUE(std::filesystem::exists(on + "/" + name)) << name;
+        EXPECT_FALSE(std::filesystem::exists(off + "/" + name)) << name;
+    }
+    for (const char* name : {"paths.csv", "links.csv", "imbalance.json"})
+    {
+        EXPECT_FALSE(read(on + "/" + name).empty()) << name;
+        EXPECT_EQ(read(on + "/" + name), read(off + "/" + name)) << name;
+    }
+    std::filesystem::remove_all(on);
+    std::filesystem::remove_all(off);
 }
 
 TEST(PathMonitor, HopRecordsSurviveTheTableGrowing)

@@ -151,6 +151,7 @@ ExpectSameConfig(const ScenarioConfig& a, const ScenarioConfig& b)
     EXPECT_EQ(a.monitor.enabled, b.monitor.enabled);
     EXPECT_EQ(a.monitor.bin, b.monitor.bin);
     EXPECT_EQ(a.monitor.elephantBytes, b.monitor.elephantBytes);
+    EXPECT_EQ(a.monitor.plots, b.monitor.plots);
 }
 
 /// parse(ScenarioToJson(c)) has c's fields, and writing it again gives the same text.
@@ -847,12 +848,13 @@ TEST(ScenarioConfigRoundTrip, ResolvedScenarioReadsBackTheSame)
               {"src": 0, "dst": 9, "bytes": "1MB", "start": "1us", "priority": 0},
               {"src": 9, "dst": 0, "bytes": 12345, "priority": 7}]})",
         "trace={\"flows\": [1], \"interval\": \"5us\"}",
-        "monitor={\"bin\": \"20us\", \"elephant\": \"10MB\"}",
+        "monitor={\"bin\": \"20us\", \"elephant\": \"10MB\", \"plots\": false}",
     });
     EXPECT_EQ(c.nic.ccParams.at("eta"), "0.95");
     EXPECT_EQ(c.nic.ccParams.at("Flag"), "true");
     EXPECT_EQ(c.routing.pins[1].srcPort, std::optional<uint16_t>(4791));
     EXPECT_TRUE(c.monitor.enabled);
+    EXPECT_FALSE(c.monitor.plots);
     EXPECT_EQ(LinkDelay(c, "host_link"), NanoSeconds(333));
     ExpectRoundTrip(c);
 }
