@@ -107,7 +107,6 @@ FabricNetDevice::GetTypeId()
 }
 
 FabricNetDevice::FabricNetDevice()
-    : m_txCompleteEvent(Create<TxCompleteEvent>(this))
 {
     m_weights.fill(1);
 }
@@ -443,8 +442,12 @@ FabricNetDevice::StartTransmission(Ptr<Packet> p)
     m_channel->Transmit(std::move(p), this, txTime);
     // As Simulator::Schedule would (same time, order and context), without
     // the EventId nobody keeps; the scheduler owns one reference.
-    m_txCompleteEvent->Ref();
-    Simulator::ScheduleWithContext(Simulator::GetContext(), txTime, PeekPointer(m_txCompleteEvent));
+    if (!m_txComplete.ev)
+    {
+        m_txComplete.ev = Create<TxCompleteEvent>(this);
+    }
+    m_txComplete.ev->Ref();
+    Simulator::ScheduleWithContext(Simulator::GetContext(), txTime, PeekPointer(m_txComplete.ev));
 }
 
 void

@@ -325,7 +325,29 @@ class FabricNetDevice : public NetDevice
     uint8_t m_drrNext{0};
 
     bool m_busy{false};
-    Ptr<TxCompleteEvent> m_txCompleteEvent; //!< scheduled once per frame sent
+    /**
+     * This device's end-of-transmission event, made at its first frame.
+     * Never copied: FabricTopology builds devices as copies of one
+     * prototype (CopyObject), and a copied event would end the prototype's
+     * transmissions, not the copy's.
+     */
+    struct OwnTxEvent
+    {
+        OwnTxEvent() = default;
+
+        OwnTxEvent(const OwnTxEvent&)
+        {
+        }
+
+        OwnTxEvent& operator=(const OwnTxEvent&)
+        {
+            return *this;
+        }
+
+        Ptr<TxCompleteEvent> ev; //!< scheduled once per frame sent
+    };
+
+    OwnTxEvent m_txComplete; //!< see OwnTxEvent
     bool m_linkUp{false};                   //!< attached and up (Attach, FabricChannel::SetLinkUp)
     std::array<Time, kNumClasses> m_pausedUntil{}; //!< end of the current pause per class
     std::array<Time, kNumClasses> m_pauseStart{};  //!< start of the current pause per class

@@ -861,7 +861,7 @@ TEST(ScenarioConfigRoundTrip, ResolvedScenarioReadsBackTheSame)
 
 TEST(ScenarioConfigRoundTrip, LoadBalancingModesKeepTheirKeys)
 {
-    for (const std::string& routing :
+    for (const char* routing :
          {R"(routing={"mode": "flowlet", "flowlet_timeout": "50us", "flowlet_select": "hash"})",
           R"(routing={"mode": "adaptive", "adaptive_granularity": "packet",
                       "adaptive_pause_aware": false})",
