@@ -325,6 +325,7 @@ class FabricNetDevice : public NetDevice
     uint8_t m_drrNext{0};
 
     bool m_busy{false};
+
     /**
      * This device's end-of-transmission event, made at its first frame.
      * Never copied: FabricTopology builds devices as copies of one
@@ -348,7 +349,7 @@ class FabricNetDevice : public NetDevice
     };
 
     OwnTxEvent m_txComplete; //!< see OwnTxEvent
-    bool m_linkUp{false};                   //!< attached and up (Attach, FabricChannel::SetLinkUp)
+    bool m_linkUp{false};    //!< attached and up (Attach, FabricChannel::SetLinkUp)
     std::array<Time, kNumClasses> m_pausedUntil{}; //!< end of the current pause per class
     std::array<Time, kNumClasses> m_pauseStart{};  //!< start of the current pause per class
     std::array<EventId, kNumClasses> m_pauseEvent;
