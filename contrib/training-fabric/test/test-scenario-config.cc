@@ -523,6 +523,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"pfc_string",
                 {"switch.pfc=yes"},
                 {"switch.pfc: expected true or false, got \"yes\""}},
+        BadCase{"monitor_plots_string",
+                {"monitor.plots=\"no\""},
+                {"monitor.plots: expected true or false, got \"no\""}},
+        BadCase{"sync_word",
+                {"workload={\"type\": \"collective\", \"collective\": \"all-reduce\", "
+                 "\"group\": [0, 1], \"bytes\": \"1MB\", \"sync\": \"ranks\"}"},
+                {"workload.sync: expected"}},
         BadCase{"rate_word",
                 {"topology.host_link.rate=fast"},
                 {"topology.host_link.rate: expected a positive data rate such as \"100Gbps\", "
