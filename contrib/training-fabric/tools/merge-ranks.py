@@ -37,6 +37,11 @@ imports merge() from here. The rules (model doc, "Distributed engine"):
    algbw = S / t, busbw = algbw x 2(n-1)/n for all-reduce, (n-1)/n for
    reduce-scatter, all-gather and all-to-all). summary.json's collectives
    and ranks sections and bytes_sent (each rank counts what it posted) follow.
+ - summary.json of a trace workload (workload.sync "rank"): each MPI rank
+   lists its own trace ranks under "ranks" (finish, compute, exposed
+   communication: all known there); the merge joins them in rank order.
+   bytes_sent is summed, collectives.instances is rank 0's (every MPI rank
+   sets up every collective), ranks_unfinished counts the ranks not done.
 Exit 1 with one line on a missing folder or conflicting ranks.
 """
 import csv, json, math, os, shutil, sys
@@ -216,7 +221,11 @@ def merge_summary(sums, fs, colls=None):
     cc["max_queue_bytes"] = j["max_queue_bytes"]
     cc["mean_queue_bytes"] = max(s["cc"]["mean_queue_bytes"] for s in sums)
     cc["cnp_sent"] = sum(s["cc"]["cnp_sent"] for s in sums)
-    if colls is not None and "collectives" in j:
+    trace = "collectives" in j and "phases" not in j["collectives"]
+    if trace:
+        j["bytes_sent"] = sum(s["bytes_sent"] for s in sums)  # each rank's posted bytes
+        j["ranks"] = sorted((r for s in sums for r in s["ranks"]), key=lambda r: r["rank"])
+    elif colls is not None and "collectives" in j:
         rows, busbws = colls
         j["bytes_sent"] = sum(s["bytes_sent"] for s in sums)  # each rank's posted bytes
         cj = j["collectives"]
@@ -236,7 +245,9 @@ def merge_summary(sums, fs, colls=None):
     j.pop("unfinished", None)
     if j["outcome"] != "completed":
         u = {}
-        if "collectives" in j:
+        if trace:
+            u["ranks_unfinished"] = sum(not r["done"] for r in j["ranks"])
+        elif "collectives" in j:
             u["collectives_unfinished"] = j["collectives"]["instances"] - j["collectives"]["completed"]
         if j["flows_completed"] < j["flows_total"]:
             u["flows_unfinished"] = j["flows_total"] - j["flows_completed"]
