@@ -17,7 +17,8 @@ one-process run's:
 The incast scenarios must pause and send CNPs across ranks; the collective
 one (workload.sync "rank") runs two phases twice on one host of each pod
 (two per rank); the trace ones (sync "rank") run one 8-rank trace
-(trace-8.txt, and its Chakra conversion trace-8.<rank>.et) whose sends,
+(trace-8.txt, and its Chakra conversion trace-8.<rank>.et; process groups
+in trace-8.groups, JSON not named .json: every .json here is a scenario) whose sends,
 receives and collectives cross the ranks. Their files are found from this
 folder, where every run starts.
 It also checks that the per-rank outputs the merge does not cover (pcap,
