@@ -44,7 +44,7 @@ imports merge() from here. The rules (model doc, "Distributed engine"):
    sets up every collective), ranks_unfinished counts the ranks not done.
 Exit 1 with one line on a missing folder or conflicting ranks.
 """
-import csv, json, math, os, shutil, sys
+import copy, csv, json, math, os, shutil, sys
 
 SUMMED = ["flows_completed", "bytes_delivered", "bytes_acked", "data_packets",
           "retransmitted_packets", "timeouts", "out_of_order_packets", "pfc_pause_frames",
@@ -57,6 +57,18 @@ WORST = ["completed", "stop_reached", "stalled"]  # outcome, best first
 
 class MergeError(Exception):
     pass
+
+
+class RawFloat(float):
+    """A summary.json number with the text tf-run wrote for it: nlohmann's
+    dtoa (Grisu2) does not always print the shortest form (0.0046004257600000004
+    where Python prints 0.00460042576), so a value taken over from a rank is
+    written back as that rank wrote it. Arithmetic gives plain floats."""
+
+    def __new__(cls, text):
+        o = float.__new__(cls, text)
+        o.text = text if isinstance(text, str) else repr(float(text))
+        return o
 
 
 def round9(v):
@@ -191,7 +203,7 @@ def fct_by_size_csv(fs, buckets=20):
 
 def merge_summary(sums, fs, colls=None):
     """colls: the merged collectives.csv and its busbws (merge_collectives), if any."""
-    j = json.loads(json.dumps(sums[0]))  # rank 0's order and its own fields
+    j = copy.deepcopy(sums[0])  # rank 0's order and its own fields
     for k in SUMMED:
         if k in j:
             j[k] = sum(s[k] for s in sums)
@@ -259,9 +271,21 @@ def merge_summary(sums, fs, colls=None):
     return j
 
 
-def dump_json(j):
-    """nlohmann's dump(2): two-space indent, ", " / ": ", UTF-8 as is."""
-    return json.dumps(j, indent=2, ensure_ascii=False) + "\n"
+def dump_json(j, indent=""):
+    """nlohmann's dump(2): two-space indent, ", " / ": ", UTF-8 as is; numbers
+    taken over from a rank (RawFloat) as that rank wrote them."""
+    inner = indent + "  "
+    if isinstance(j, dict) and j:
+        items = ",\n".join(inner + json.dumps(k, ensure_ascii=False) + ": " + dump_json(v, inner)
+                           for k, v in j.items())
+        text = "{\n" + items + "\n" + indent + "}"
+    elif isinstance(j, list) and j:
+        text = "[\n" + ",\n".join(inner + dump_json(v, inner) for v in j) + "\n" + indent + "]"
+    elif isinstance(j, RawFloat):
+        text = j.text
+    else:
+        text = json.dumps(j, ensure_ascii=False)
+    return text + ("\n" if not indent else "")
 
 
 def dump_csv(rows):
@@ -290,7 +314,7 @@ def merge(out, ranks, keep_ranks=False):
     sums = []
     for d in dirs:
         with open(os.path.join(d, "summary.json"), encoding="utf-8") as f:
-            sums.append(json.load(f))
+            sums.append(json.load(f, parse_float=RawFloat))
     fs = slowdowns(flows)
     summary = merge_summary(sums, fs, colls)
     if keep_ranks:
