@@ -566,7 +566,8 @@ TraceRunner::Issue(uint32_t rank, std::size_t node)
         if (m_perRank)
         {
             // The receiving process knows the k-th message by the static order.
-            if (c.nextPost >= c.sends.size() || c.sends[c.nextPost].node != node)
+            NS_ASSERT(c.nextPost < c.sends.size()); // this node is one of them, unposted
+            if (c.sends[c.nextPost].node != node)
             {
                 throw TraceError(
                     m_graphs[rank].Where(n.id),

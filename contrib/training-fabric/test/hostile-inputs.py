@@ -287,6 +287,11 @@ def cases():
              files={"g.txt": "rank 0\n1: comp 5\n2: send 1KB to 1 after 1\n3: send 2KB to 1\n"
                              "rank 1\n1: recv 1KB from 0\n2: recv 2KB from 0\n"},
              text="g.txt (rank 0): node 3: issued before an earlier send to rank 1 (node 2)"),
+        # ...or a group's collectives out of node order (node 3 is ready first).
+        Case("text-sync-rank-coll-order", sets=[W({"type": "text", "path": "g.txt", "sync": "rank"})],
+             files={"g.txt": "rank 0\n1: comp 5\n2: coll all-reduce 1KB after 1\n3: coll all-reduce 1KB\n"
+                             "rank 1\n1: coll all-reduce 1KB\n2: coll all-reduce 1KB\n"},
+             text="g.txt (rank 0): node 3: collective #1 of process group \"\" issued as its #0"),
         Case("text-too-many-ranks", sets=[tx("g.txt")], files={"g.txt": "".join(f"rank {r}\n1: comp 1\n" for r in range(20))},
              text="the trace has 20 ranks, the topology 16 hosts"),
         Case("chakra-missing", sets=[W({"type": "chakra", "prefix": "none"})], text="none.0.et: no trace file for rank 0"),
