@@ -214,7 +214,7 @@ class CollectiveEngine
     void SetUp(uint32_t collective);
     /// Post \p transfer if it may go now, and the next ones of its QP that may.
     void TryPost(uint32_t collective, uint32_t transfer);
-    /// If \p rank's part of \p collective is done, move it on to its next collective.
+    /// If \p rank's part of \p collective is done, say so to m_partDone.
     void PartProgress(uint32_t collective, uint32_t rank);
     bool m_perRank{false};
     std::vector<Entry> m_program;

@@ -319,6 +319,7 @@ TraceRunner::SetPerRank(Callback<bool, uint32_t> isLocal)
     std::map<std::pair<std::string, uint32_t>, Instance> instances;
     std::vector<std::pair<std::string, uint32_t>> order;
     std::map<std::string, uint32_t> comms; // process group -> communicator
+    std::vector<CollectiveEngine::ProgramEntry> program;
     for (uint32_t r = 0; r < m_graphs.size(); ++r)
     {
         const TraceGraph& g = m_graphs[r];
@@ -388,8 +389,8 @@ TraceRunner::SetPerRank(Callback<bool, uint32_t> isLocal)
         }
         for (const TraceCollective& c : colls)
         {
-            const auto id = static_cast<uint32_t>(m_program.size());
-            m_program.push_back(CollectiveEngine::ProgramEntry{c.spec, c.members, inst.comm});
+            const auto id = static_cast<uint32_t>(program.size());
+            program.push_back(CollectiveEngine::ProgramEntry{c.spec, c.members, inst.comm});
             m_partOf.emplace_back();
             for (uint32_t g = 0; g < c.members.size(); ++g)
             {
@@ -403,7 +404,7 @@ TraceRunner::SetPerRank(Callback<bool, uint32_t> isLocal)
     try
     {
         m_engine->PlanProgram(
-            m_program,
+            program,
             Callback<bool, uint32_t>([this](uint32_t host) { return m_stats[host].local; }),
             CollectiveEngine::PartDoneCallback([this](uint32_t c, uint32_t g) {
                 Complete(m_partOf[c][g].first, m_partOf[c][g].second);

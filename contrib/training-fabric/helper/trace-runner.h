@@ -251,7 +251,6 @@ class TraceRunner
     DoneCallback m_done;
     // Per-rank mode (SetPerRank).
     bool m_perRank{false};
-    std::vector<CollectiveEngine::ProgramEntry> m_program;
     /// Per engine collective: (trace rank, node) of each rank of its group.
     std::vector<std::vector<std::pair<uint32_t, std::size_t>>> m_partOf;
 };
