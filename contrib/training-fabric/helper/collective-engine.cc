@@ -11,6 +11,7 @@
 #include "ns3/simulator.h"
 
 #include <cstdio>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -92,9 +93,9 @@ CollectiveEngine::MakeRecord(uint32_t id,
 }
 
 CollectiveEngine::Qp&
-CollectiveEngine::GetQp(uint32_t src, uint32_t dst, uint32_t channel)
+CollectiveEngine::GetQp(uint32_t comm, uint32_t src, uint32_t dst, uint32_t channel)
 {
-    auto key = std::make_tuple(src, dst, channel);
+    auto key = std::make_tuple(comm, src, dst, channel);
     auto it = m_qps.find(key);
     if (it != m_qps.end())
     {
@@ -129,7 +130,7 @@ CollectiveEngine::Post(uint32_t collective, uint32_t transfer)
         Simulator::ScheduleNow(&CollectiveEngine::Arrived, this, collective, transfer);
         return;
     }
-    Qp& q = GetQp(src, dst, tr.channel);
+    Qp& q = GetQp(0, src, dst, tr.channel);
     const uint32_t flow =
         m_log ? m_log->AddPosted(q.qp, src, dst, m_class, tr.bytes, collective, tr.step, -1) : 0;
     const uint64_t seq = m_topo->GetNic(src)->PostSend(q.qp, tr.bytes);
@@ -147,25 +148,19 @@ CollectiveEngine::OnReceived(Qp* q, uint64_t seq)
     {
         // The sender may be another process: which transfer this is follows
         // from the QP's fixed order (SetUp), not from the sender's records.
-        while (true)
+        while (q->nextRecv >= q->order.size())
         {
-            SetUp(q->recvCollective);
-            Running& run = m_running[q->recvCollective];
-            if (q->id < run.onQp.size() && q->recvSlot < run.onQp[q->id].size())
-            {
-                const uint32_t t = run.onQp[q->id][q->recvSlot++];
-                if (m_log)
-                {
-                    m_log->Received(run.flow[t]);
-                }
-                Arrived(q->recvCollective, t);
-                return;
-            }
-            NS_ABORT_MSG_IF(q->recvCollective + 1 >= m_count,
+            NS_ABORT_MSG_IF(m_running.size() >= m_program.size(),
                             "CollectiveEngine: a message beyond the last collective");
-            ++q->recvCollective;
-            q->recvSlot = 0;
+            SetUp(static_cast<uint32_t>(m_running.size()));
         }
+        const auto [c, t] = q->order[q->nextRecv++];
+        if (m_log)
+        {
+            m_log->Received(m_running[c].flow[t]);
+        }
+        Arrived(c, t);
+        return;
     }
     const Pending p = q->inFlight.at(seq);
     if (m_log)
@@ -239,7 +234,88 @@ CollectiveEngine::Arrived(uint32_t collective, uint32_t transfer)
 const CollectivePlan&
 CollectiveEngine::PlanOf(uint32_t collective) const
 {
-    return m_perRank ? m_plans[collective % m_plans.size()] : m_running[collective].plan;
+    return m_perRank ? m_plans[m_program[collective].plan] : m_running[collective].plan;
+}
+
+void
+CollectiveEngine::Program(const std::vector<ProgramEntry>& program,
+                          uint32_t count,
+                          Callback<bool, uint32_t> isLocal)
+{
+    NS_ABORT_MSG_IF(!m_running.empty() || m_perRank,
+                    "CollectiveEngine: per-rank mode once, on a fresh engine");
+    // Collectives of one spec (a workload's phases, a trace's repeated
+    // collectives) share one plan, and of one host list one group.
+    std::map<std::string, uint32_t> plans;
+    std::map<std::vector<uint32_t>, uint32_t> groups;
+    std::set<std::pair<uint32_t, uint32_t>> checked; // (plan, group)
+    std::vector<Entry> entries;
+    for (const ProgramEntry& e : program)
+    {
+        const uint32_t n = static_cast<uint32_t>(e.group.size());
+        CollectiveSpec s = e.spec;
+        s.ranks = n;
+        std::ostringstream key;
+        key << s.type << ' ' << s.algorithm << ' ' << s.bytes << ' ' << s.ranks << ' ' << s.chunks
+            << ' ' << s.channels;
+        for (uint32_t d : s.dims)
+        {
+            key << " d" << d;
+        }
+        for (const std::string& a : s.dimAlgorithms)
+        {
+            key << " a" << a;
+        }
+        auto p = plans.emplace(key.str(), static_cast<uint32_t>(m_plans.size()));
+        if (p.second)
+        {
+            m_plans.push_back(PlanCollective(s));
+            m_specs.push_back(e.spec);
+        }
+        auto g = groups.emplace(e.group, static_cast<uint32_t>(m_groups.size()));
+        if (g.second)
+        {
+            m_groups.push_back(e.group);
+        }
+        entries.push_back(Entry{p.first->second, g.first->second, e.comm});
+        if (!checked.emplace(p.first->second, g.first->second).second)
+        {
+            continue;
+        }
+        const CollectivePlan& plan = m_plans[p.first->second];
+        for (const Transfer& t : plan.transfers)
+        {
+            // A rank can only wait for what arrives at it.
+            for (uint32_t d : t.deps)
+            {
+                if (plan.transfers[d].dst != t.src)
+                {
+                    throw std::invalid_argument(s.algorithm + " " + s.type +
+                                                " waits for data sent to another rank: it has "
+                                                "no per-rank completion");
+                }
+            }
+            if (t.bytes == 0 && e.group[t.src] != e.group[t.dst])
+            {
+                throw std::invalid_argument(
+                    std::to_string(s.bytes) + " B leave empty transfers (" + s.algorithm +
+                    " over " + std::to_string(n) + " ranks, " + std::to_string(s.channels) +
+                    " channel(s) x " + std::to_string(s.chunks) +
+                    " chunk(s)); per rank, every transfer must carry at least one byte");
+            }
+        }
+    }
+    // Collective k is entry k modulo the program's length.
+    for (uint32_t k = 0; k < count; ++k)
+    {
+        m_program.push_back(entries[k % entries.size()]);
+    }
+    m_perRank = true;
+    m_localHost.assign(m_topo->GetNHosts(), false);
+    for (uint32_t h = 0; h < m_localHost.size(); ++h)
+    {
+        m_localHost[h] = isLocal(h);
+    }
 }
 
 void
@@ -249,57 +325,53 @@ CollectiveEngine::PlanPerRank(const std::vector<CollectiveSpec>& phases,
                               Callback<bool, uint32_t> isLocal,
                               Callback<void> done)
 {
-    NS_ABORT_MSG_IF(!m_running.empty() || m_perRank || phases.empty(),
-                    "CollectiveEngine::PlanPerRank: once, on a fresh engine, with phases");
-    const uint32_t n = static_cast<uint32_t>(group.size());
+    NS_ABORT_MSG_IF(phases.empty(), "CollectiveEngine::PlanPerRank: no phases");
+    std::vector<ProgramEntry> program;
     for (const CollectiveSpec& spec : phases)
     {
-        CollectiveSpec s = spec;
-        s.ranks = n;
-        m_plans.push_back(PlanCollective(s));
-        const CollectivePlan& plan = m_plans.back();
-        for (const Transfer& t : plan.transfers)
-        {
-            // A rank can only wait for what arrives at it.
-            for (uint32_t d : t.deps)
-            {
-                if (plan.transfers[d].dst != t.src)
-                {
-                    throw std::invalid_argument(spec.algorithm + " " + spec.type +
-                                                " waits for data sent to another rank: it has "
-                                                "no per-rank completion");
-                }
-            }
-            if (t.bytes == 0 && group[t.src] != group[t.dst])
-            {
-                throw std::invalid_argument(
-                    std::to_string(spec.bytes) + " B leave empty transfers (" + spec.algorithm +
-                    " over " + std::to_string(n) + " ranks, " + std::to_string(spec.channels) +
-                    " channel(s) x " + std::to_string(spec.chunks) +
-                    " chunk(s)); per rank, every transfer must carry at least one byte");
-            }
-        }
+        program.push_back(ProgramEntry{spec, group, 0});
     }
-    m_perRank = true;
-    m_phases = phases;
-    m_count = count;
-    m_group = group;
+    Program(program, count, isLocal);
     m_allDone = done;
-    m_local.resize(n);
-    for (uint32_t g = 0; g < n; ++g)
+    for (uint32_t h : group)
     {
-        m_local[g] = isLocal(group[g]);
-        m_localActive += m_local[g] ? 1 : 0;
+        m_localActive += m_localHost[h] ? 1 : 0;
     }
+    // Each rank moves on to its next collective by itself.
+    m_partDone = PartDoneCallback([this](uint32_t collective, uint32_t rank) {
+        if (collective + 1 < m_program.size())
+        {
+            StartPart(collective + 1, rank);
+        }
+        else if (--m_localActive == 0 && !m_allDone.IsNull())
+        {
+            m_allDone();
+        }
+    });
+}
+
+void
+CollectiveEngine::PlanProgram(std::vector<ProgramEntry> program,
+                              Callback<bool, uint32_t> isLocal,
+                              PartDoneCallback partDone)
+{
+    const auto count = static_cast<uint32_t>(program.size());
+    Program(program, count, isLocal);
+    m_partDone = partDone;
 }
 
 void
 CollectiveEngine::StartPerRank()
 {
     NS_ABORT_MSG_UNLESS(m_perRank, "CollectiveEngine::StartPerRank: PlanPerRank first");
-    for (uint32_t g = 0; g < m_group.size() && m_count > 0; ++g)
+    if (m_program.empty())
     {
-        if (m_local[g])
+        return;
+    }
+    const std::vector<uint32_t>& group = m_groups[m_program[0].group];
+    for (uint32_t g = 0; g < group.size(); ++g)
+    {
+        if (m_localHost[group[g]])
         {
             StartPart(0, g);
         }
@@ -309,9 +381,9 @@ CollectiveEngine::StartPerRank()
 void
 CollectiveEngine::SetUpRemaining()
 {
-    if (m_perRank && m_count > 0)
+    if (m_perRank && !m_program.empty())
     {
-        SetUp(m_count - 1);
+        SetUp(static_cast<uint32_t>(m_program.size() - 1));
     }
 }
 
@@ -323,17 +395,17 @@ CollectiveEngine::SetUp(uint32_t collective)
     while (m_running.size() <= collective)
     {
         const auto id = static_cast<uint32_t>(m_running.size());
-        const CollectiveSpec& spec = m_phases[id % m_phases.size()];
-        const CollectivePlan& plan = m_plans[id % m_plans.size()];
-        const uint32_t n = static_cast<uint32_t>(m_group.size());
+        const Entry& e = m_program[id];
+        const CollectivePlan& plan = m_plans[e.plan];
+        const std::vector<uint32_t>& group = m_groups[e.group];
+        const uint32_t n = static_cast<uint32_t>(group.size());
         const std::size_t nt = plan.transfers.size();
-        Record rec = MakeRecord(id, spec, m_group, plan);
+        Record rec = MakeRecord(id, m_specs[e.plan], group, plan);
         rec.started = false;
         Running run;
         run.waiting.resize(nt);
         run.children.resize(nt);
         run.qpOf.assign(nt, kNoQp);
-        run.slot.assign(nt, 0);
         run.flow.assign(nt, 0);
         run.sends.resize(n);
         run.partLeft.assign(n, 0);
@@ -350,13 +422,13 @@ CollectiveEngine::SetUp(uint32_t collective)
             run.sends[tr.src].push_back(t);
             ++run.partLeft[tr.src];
             ++run.partLeft[tr.dst];
-            const uint32_t src = m_group[tr.src];
-            const uint32_t dst = m_group[tr.dst];
+            const uint32_t src = group[tr.src];
+            const uint32_t dst = group[tr.dst];
             if (tr.bytes == 0 || src == dst)
             {
                 continue;
             }
-            Qp& q = GetQp(src, dst, tr.channel);
+            Qp& q = GetQp(e.comm, src, dst, tr.channel);
             run.qpOf[t] = q.id;
             if (m_log)
             {
@@ -371,16 +443,13 @@ CollectiveEngine::SetUp(uint32_t collective)
         std::stable_sort(byStep.begin(), byStep.end(), [&plan](uint32_t a, uint32_t b) {
             return plan.transfers[a].step < plan.transfers[b].step;
         });
-        run.onQp.resize(m_qpList.size());
-        run.nextPost.assign(m_qpList.size(), 0);
         for (uint32_t t : byStep)
         {
-            run.slot[t] = static_cast<uint32_t>(run.onQp[run.qpOf[t]].size());
-            run.onQp[run.qpOf[t]].push_back(t);
+            m_qpList[run.qpOf[t]]->order.emplace_back(id, t);
         }
         for (uint32_t g = 0; g < n; ++g)
         {
-            run.localLeft += m_local[g] ? 1 : 0;
+            run.localLeft += m_localHost[group[g]] ? 1 : 0;
         }
         rec.done = run.localLeft == 0;
         m_records.push_back(rec);
@@ -410,28 +479,28 @@ CollectiveEngine::StartPart(uint32_t collective, uint32_t rank)
 void
 CollectiveEngine::TryPost(uint32_t collective, uint32_t transfer)
 {
-    Running& run = m_running[collective];
-    const CollectivePlan& plan = PlanOf(collective);
+    uint32_t c = collective;
     uint32_t t = transfer;
     while (true)
     {
-        const Transfer& tr = plan.transfers[t];
-        if (!m_local[tr.src] || !run.started[tr.src] || run.waiting[t] != 0)
+        Running& run = m_running[c];
+        const Transfer& tr = PlanOf(c).transfers[t];
+        const uint32_t src = m_groups[m_program[c].group][tr.src];
+        if (!m_localHost[src] || !run.started[tr.src] || run.waiting[t] != 0)
         {
             return;
         }
         const uint32_t qid = run.qpOf[t];
         if (qid == kNoQp)
         {
-            Simulator::ScheduleNow(&CollectiveEngine::Arrived, this, collective, t);
+            Simulator::ScheduleNow(&CollectiveEngine::Arrived, this, c, t);
             return;
         }
-        if (run.slot[t] != run.nextPost[qid])
-        {
-            return; // an earlier transfer on this QP goes first
-        }
         Qp& q = *m_qpList[qid];
-        const uint32_t src = m_group[tr.src];
+        if (q.nextPost == q.order.size() || q.order[q.nextPost] != std::make_pair(c, t))
+        {
+            return; // posted already, or an earlier transfer on this QP goes first
+        }
         if (m_log)
         {
             m_log->Posted(run.flow[t]);
@@ -441,12 +510,12 @@ CollectiveEngine::TryPost(uint32_t collective, uint32_t transfer)
         {
             q.inFlight.resize(seq + 1);
         }
-        q.inFlight[seq] = Pending{collective, t, run.flow[t]};
-        if (++run.nextPost[qid] == run.onQp[qid].size())
+        q.inFlight[seq] = Pending{c, t, run.flow[t]};
+        if (++q.nextPost == q.order.size())
         {
             return;
         }
-        t = run.onQp[qid][run.nextPost[qid]]; // the next one may be ready already
+        std::tie(c, t) = q.order[q.nextPost]; // the next one may be ready already
     }
 }
 
@@ -465,13 +534,9 @@ CollectiveEngine::PartProgress(uint32_t collective, uint32_t rank)
         rec.finish = Simulator::Now();
         rec.done = true;
     }
-    if (collective + 1 < m_count)
+    if (!m_partDone.IsNull())
     {
-        StartPart(collective + 1, rank);
-    }
-    else if (--m_localActive == 0 && !m_allDone.IsNull())
-    {
-        m_allDone();
+        m_partDone(collective, rank);
     }
 }
 

@@ -56,6 +56,19 @@ class CollectiveEngine
     };
 
     typedef Callback<void, uint32_t> DoneCallback; //!< collective id
+    /// Per-rank mode: a rank's part of a collective is done (collective id, rank in its group).
+    typedef Callback<void, uint32_t, uint32_t> PartDoneCallback;
+
+    /// One collective of a per-rank program (PlanProgram).
+    struct ProgramEntry
+    {
+        CollectiveSpec spec;
+        std::vector<uint32_t> group; //!< host of each rank
+        /// Its communicator: collectives of different communicators use
+        /// different QPs (NCCL opens connections per communicator), so that
+        /// only one communicator's collectives need one order on a QP.
+        uint32_t comm{0};
+    };
 
     /**
      * \param topo the fabric
@@ -106,6 +119,20 @@ class CollectiveEngine
     /// Per-rank mode: start the local ranks' first collective now.
     void StartPerRank();
     /**
+     * Per-rank mode for a program of collectives known in advance (a trace's):
+     * collective i is \p program[i]. Nothing starts by itself: StartPart()
+     * begins a rank's part, and \p partDone is called when it is done (its
+     * arrivals in, its sends acknowledged). A QP of a communicator carries
+     * its collectives in id order (then by step and plan index), so a rank
+     * must begin its parts of one communicator's collectives in id order.
+     * Only ranks whose host \p isLocal owns post. Throws as PlanPerRank.
+     */
+    void PlanProgram(std::vector<ProgramEntry> program,
+                     Callback<bool, uint32_t> isLocal,
+                     PartDoneCallback partDone);
+    /// Per-rank mode: rank \p rank (of the group) of \p collective begins its part now.
+    void StartPart(uint32_t collective, uint32_t rank);
+    /**
      * Per-rank mode: set up the collectives not reached yet, so that every
      * process lists the same collectives and flows (unposted flows have no
      * start). Call at the end of the run, before the outputs.
@@ -129,10 +156,7 @@ class CollectiveEngine
         DoneCallback done;
         // Per-rank mode only.
         std::vector<uint32_t> qpOf;               //!< per transfer: m_qpList index, or none
-        std::vector<uint32_t> slot;               //!< per transfer: its place on its QP
         std::vector<uint32_t> flow;               //!< per transfer: flow id in m_log
-        std::vector<std::vector<uint32_t>> onQp;  //!< per QP: its transfers, in order
-        std::vector<uint32_t> nextPost;           //!< per QP: next place to post
         std::vector<std::vector<uint32_t>> sends; //!< per rank: the transfers it sends
         std::vector<uint32_t> partLeft;           //!< per rank: arrivals and acks still due
         std::vector<bool> started;                //!< per rank: its part began
@@ -151,9 +175,20 @@ class CollectiveEngine
         Ptr<RdmaQueuePair> qp;
         std::vector<Pending> inFlight; //!< by message sequence number
         uint32_t id{0};                //!< in m_qpList
-        // Per-rank mode: the collective and place of the next message to arrive.
-        uint32_t recvCollective{0};
-        uint32_t recvSlot{0};
+        // Per-rank mode: the (collective, transfer) messages the QP carries,
+        // in order (collectives in id order, then by step and plan index),
+        // and the places of the next message to post and to arrive.
+        std::vector<std::pair<uint32_t, uint32_t>> order;
+        uint32_t nextPost{0};
+        uint32_t nextRecv{0};
+    };
+
+    /// Per-rank mode: collective i of the program.
+    struct Entry
+    {
+        uint32_t plan;  //!< in m_plans
+        uint32_t group; //!< in m_groups
+        uint32_t comm;
     };
 
     /// A record of collective \p id (no start yet).
@@ -163,7 +198,7 @@ class CollectiveEngine
                              const CollectivePlan& plan);
     void Post(uint32_t collective, uint32_t transfer);
     void Arrived(uint32_t collective, uint32_t transfer);
-    Qp& GetQp(uint32_t src, uint32_t dst, uint32_t channel);
+    Qp& GetQp(uint32_t comm, uint32_t src, uint32_t dst, uint32_t channel);
     void OnReceived(Qp* q, uint64_t seq);
     void OnSent(Qp* q, uint64_t seq);
 
@@ -171,19 +206,24 @@ class CollectiveEngine
     static constexpr uint32_t kNoQp = UINT32_MAX; //!< a transfer that crosses no network
     /// The plan of \p collective (per-rank mode: its phase's, shared).
     const CollectivePlan& PlanOf(uint32_t collective) const;
+    /// Per-rank mode on, collective k being \p program[k % size] for k < \p count;
+    /// plans and groups checked (see PlanPerRank), each once.
+    void Program(const std::vector<ProgramEntry>& program,
+                 uint32_t count,
+                 Callback<bool, uint32_t> isLocal);
     void SetUp(uint32_t collective);
-    void StartPart(uint32_t collective, uint32_t rank);
     /// Post \p transfer if it may go now, and the next ones of its QP that may.
     void TryPost(uint32_t collective, uint32_t transfer);
-    /// If \p rank's part of \p collective is done, move it on to its next collective.
+    /// If \p rank's part of \p collective is done, say so to m_partDone.
     void PartProgress(uint32_t collective, uint32_t rank);
     bool m_perRank{false};
-    std::vector<CollectiveSpec> m_phases;
-    std::vector<CollectivePlan> m_plans; //!< per phase
-    uint32_t m_count{0};
-    std::vector<uint32_t> m_group;
-    std::vector<bool> m_local; //!< per rank: its host is this process's
-    uint32_t m_localActive{0}; //!< local ranks with collectives still to run
+    std::vector<Entry> m_program;
+    std::vector<CollectiveSpec> m_specs; //!< per plan
+    std::vector<CollectivePlan> m_plans;
+    std::vector<std::vector<uint32_t>> m_groups;
+    std::vector<bool> m_localHost; //!< per host: this process's
+    PartDoneCallback m_partDone;
+    uint32_t m_localActive{0}; //!< PlanPerRank: local ranks with collectives still to run
     Callback<void> m_allDone;
     std::vector<Qp*> m_qpList; //!< by Qp::id
 
@@ -192,7 +232,8 @@ class CollectiveEngine
     FlowLog* m_log;
     std::vector<Record> m_records;
     std::vector<Running> m_running;
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Qp> m_qps;
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t, uint32_t>, Qp>
+        m_qps; //!< comm, src, dst, channel
 };
 
 } // namespace ns3

@@ -260,8 +260,43 @@ ScenarioRunner::Build()
                                                                              tw.dimAlgorithms},
                                                       3,
                                                       &m_log);
+        if (tw.sync == "rank")
+        {
+            // As the collective workload's: each process runs its own hosts'
+            // trace ranks (rank r on host r) and waits for them.
+            const uint32_t self = Simulator::GetSystemId();
+            auto isLocal = [this, self](uint32_t host) {
+                return m_topo->GetHostNode(host)->GetSystemId() == self;
+            };
+            try
+            {
+                m_traceRunner->SetPerRank(Callback<bool, uint32_t>(isLocal));
+            }
+            catch (const TraceError& e)
+            {
+                Simulator::Destroy();
+                throw ScenarioError(file + ": workload.sync: " + e.what());
+            }
+            for (uint32_t r = 0; r < tw.graphs.size(); ++r)
+            {
+                if (isLocal(r))
+                {
+                    m_localPending = 1; // the local ranks' last node
+                    break;
+                }
+            }
+        }
         Simulator::Schedule(Time(0), [this]() {
-            m_traceRunner->Start(MakeCallback(&ScenarioRunner::WorkloadDone, this));
+            m_traceRunner->Start(Callback<void>([this]() {
+                if (m_distributed)
+                {
+                    LocalFlowEnd();
+                }
+                else
+                {
+                    WorkloadDone();
+                }
+            }));
         });
     }
 
@@ -272,17 +307,13 @@ ScenarioRunner::Build()
     m_log.SetAckedCallback(MakeCallback(&ScenarioRunner::MaybeStop, this));
     m_workloadDone = !m_engine && !m_traceRunner;
     m_distributed = m_cfg.ranks > 1;
-    if (m_distributed && m_traceRunner)
+    if (m_distributed && ((m_engine && m_cfg.workload.collective.sync != "rank") ||
+                          (m_traceRunner && m_cfg.workload.trace.sync != "rank")))
     {
-        Simulator::Destroy();
-        throw ScenarioError(file + ": ranks: trace workloads run on one rank only "
-                                   "(flow and collective workloads split over ranks)");
-    }
-    if (m_distributed && m_engine && m_cfg.workload.collective.sync != "rank")
-    {
-        // "collective" starts the next collective on every rank at the
-        // instant the last transfer anywhere arrives: a coupling without a
-        // link delay, which no MPI rank can follow.
+        // "collective" starts the next collective (or completes a trace's
+        // collective) on every rank at the instant the last transfer
+        // anywhere arrives: a coupling without a link delay, which no MPI
+        // rank can follow.
         Simulator::Destroy();
         throw ScenarioError(file + ": workload.sync: expected \"rank\" on several ranks (a "
                                    "collective ends per rank there), got \"collective\"");

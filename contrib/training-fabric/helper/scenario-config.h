@@ -187,6 +187,11 @@ struct TraceWorkload
     std::vector<TraceGraph> graphs;         //!< one per rank, validated
     CommGroups groups;                      //!< the comm-group file's, then METADATA nodes'
     std::vector<std::string> warnings;      //!< what the checks accepted, one line each
+    /// `sync`: when a rank's COMM_COLL node completes: "collective" (when
+    /// the whole collective is done, on every member at once) or "rank"
+    /// (when its own part is done, as ASTRA-sim; TraceRunner::SetPerRank).
+    /// "collective".
+    std::string sync{"collective"};
     // gossip (generated traces)
     uint32_t steps{0};
     uint64_t bytes{0};

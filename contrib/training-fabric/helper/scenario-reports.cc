@@ -209,12 +209,19 @@ ScenarioRunner::SummaryJson() const
     if (m_traceRunner)
     {
         // ASTRA-sim's per-rank view: finish, compute, and the communication
-        // not hidden behind compute.
+        // not hidden behind compute. On several MPI ranks, each process's
+        // own ranks (tools/merge-ranks.py joins them).
         nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
         const auto& stats = m_traceRunner->GetRanks();
         uint64_t done = 0;
+        uint64_t local = 0;
         for (std::size_t r = 0; r < stats.size(); ++r)
         {
+            if (!stats[r].local)
+            {
+                continue;
+            }
+            ++local;
             const Time finish = stats[r].done ? stats[r].finish : m_endTime;
             ranks.push_back({{"rank", r},
                              {"finish_s", Round9(finish.GetSeconds())},
@@ -225,7 +232,7 @@ ScenarioRunner::SummaryJson() const
         }
         j["ranks"] = ranks;
         j["collectives"] = {{"instances", m_traceRunner->GetEngine().GetRecords().size()}};
-        unfinished["ranks_unfinished"] = stats.size() - done;
+        unfinished["ranks_unfinished"] = local - done;
     }
     if (m_outcome != RunOutcome::COMPLETED)
     {

@@ -541,6 +541,11 @@ RunScenarioFile(const std::string& path,
         std::cerr << "error: " << e.what() << "\n";
         return ExitCode::kBadInput;
     }
+    catch (const TraceError& e) // a trace that breaks per-rank order as it runs
+    {
+        std::cerr << "error: " << e.what() << "\n";
+        return ExitCode::kBadInput;
+    }
     catch (const std::exception& e)
     {
         std::cerr << "error: " << e.what() << "\n";

@@ -255,17 +255,218 @@ TraceRunner::TraceRunner(Ptr<FabricTopology> topo,
         m_stats[r].nodeStart.assign(g.nodes.size(), Time(-1));
         m_stats[r].nodeFinish.assign(g.nodes.size(), Time(-1));
     }
+    m_localRanks = static_cast<uint32_t>(m_graphs.size());
 }
 
 TraceRunner::~TraceRunner() = default;
+
+namespace
+{
+/// The node indices of \p g in ascending node id.
+std::vector<std::size_t>
+ByIdOrder(const TraceGraph& g)
+{
+    std::vector<std::size_t> order(g.nodes.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+    {
+        order[i] = i;
+    }
+    std::sort(order.begin(), order.end(), [&g](std::size_t a, std::size_t b) {
+        return g.nodes[a].id < g.nodes[b].id;
+    });
+    return order;
+}
+} // namespace
+
+std::string
+TraceRunner::GroupOf(const TraceNode& n, std::vector<uint32_t>& group) const
+{
+    const std::vector<uint32_t>* members = FindGroup(n.pgName, m_groups);
+    group.clear();
+    if (members)
+    {
+        group = *members;
+        return n.pgName;
+    }
+    for (uint32_t r = 0; r < m_graphs.size(); ++r)
+    {
+        group.push_back(r);
+    }
+    return std::string();
+}
+
+void
+TraceRunner::SetPerRank(Callback<bool, uint32_t> isLocal)
+{
+    m_perRank = true;
+    m_localRanks = 0;
+    for (uint32_t r = 0; r < m_graphs.size(); ++r)
+    {
+        m_stats[r].local = isLocal(r);
+        m_localRanks += m_stats[r].local ? 1 : 0;
+    }
+
+    // The k-th collective of each process group, from every member's k-th
+    // COMM_COLL node of the group in ascending id, numbered as first named.
+    struct Instance
+    {
+        std::vector<uint32_t> group;
+        std::map<uint32_t, std::size_t> node; //!< rank -> node index
+        uint32_t seq{0};
+        uint32_t comm{0};
+    };
+
+    std::map<std::pair<std::string, uint32_t>, Instance> instances;
+    std::vector<std::pair<std::string, uint32_t>> order;
+    std::map<std::string, uint32_t> comms; // process group -> communicator
+    std::vector<CollectiveEngine::ProgramEntry> program;
+    for (uint32_t r = 0; r < m_graphs.size(); ++r)
+    {
+        const TraceGraph& g = m_graphs[r];
+        std::map<std::string, uint32_t> seq;
+        for (std::size_t i : ByIdOrder(g))
+        {
+            const TraceNode& n = g.nodes[i];
+            if (n.kind != TraceNode::COMM_COLL || n.IsSkipped())
+            {
+                continue;
+            }
+            std::vector<uint32_t> group;
+            const std::string pg = GroupOf(n, group);
+            if (std::find(group.begin(), group.end(), r) == group.end())
+            {
+                throw TraceError(g.Where(n.id),
+                                 "rank " + std::to_string(r) + " is not in process group \"" +
+                                     n.pgName +
+                                     "\" (per-rank completion runs a collective on "
+                                     "its group's ranks)");
+            }
+            const auto key = std::make_pair(pg, seq[pg]++);
+            auto it = instances.find(key);
+            if (it == instances.end())
+            {
+                Instance& inst = instances[key];
+                inst.group = group;
+                inst.seq = key.second;
+                inst.comm = comms.emplace(pg, static_cast<uint32_t>(comms.size())).first->second;
+                order.push_back(key);
+                it = instances.find(key);
+            }
+            it->second.node[r] = i;
+        }
+    }
+    for (const auto& key : order)
+    {
+        const Instance& inst = instances.at(key);
+        const uint32_t r0 = inst.node.begin()->first;
+        const TraceNode& n0 = m_graphs[r0].nodes[inst.node.begin()->second];
+        const std::string what =
+            "collective #" + std::to_string(inst.seq) + " of process group \"" + key.first + "\"";
+        for (uint32_t m : inst.group)
+        {
+            auto it = inst.node.find(m);
+            if (it == inst.node.end())
+            {
+                throw TraceError(m_graphs[r0].Where(n0.id),
+                                 what + " has no counterpart on rank " + std::to_string(m) +
+                                     " (per-rank completion pairs every member's k-th "
+                                     "collective of a group, in ascending node id)");
+            }
+            const TraceNode& n = m_graphs[m].nodes[it->second];
+            if (n.commType != n0.commType || n.commSize != n0.commSize ||
+                n.involvedDim != n0.involvedDim)
+            {
+                throw TraceError(m_graphs[m].Where(n.id),
+                                 what + " differs from rank " + std::to_string(r0) + "'s (node " +
+                                     std::to_string(n0.id) +
+                                     ") in type, comm_size or involved_dim");
+            }
+        }
+        const std::vector<TraceCollective> colls = PlanTraceCollective(n0, inst.group, m_options);
+        for (const auto& kv : inst.node)
+        {
+            m_state[kv.first].parts[kv.second] = Part{inst.seq, kNoPart, 0};
+        }
+        for (const TraceCollective& c : colls)
+        {
+            const auto id = static_cast<uint32_t>(program.size());
+            program.push_back(CollectiveEngine::ProgramEntry{c.spec, c.members, inst.comm});
+            m_partOf.emplace_back();
+            for (uint32_t g = 0; g < c.members.size(); ++g)
+            {
+                const uint32_t m = c.members[g];
+                const std::size_t node = inst.node.at(m);
+                m_state[m].parts[node] = Part{inst.seq, id, g};
+                m_partOf.back().emplace_back(m, node);
+            }
+        }
+    }
+    try
+    {
+        m_engine->PlanProgram(
+            program,
+            Callback<bool, uint32_t>([this](uint32_t host) { return m_stats[host].local; }),
+            CollectiveEngine::PartDoneCallback([this](uint32_t c, uint32_t g) {
+                Complete(m_partOf[c][g].first, m_partOf[c][g].second);
+            }));
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw TraceError(std::string("per-rank completion: ") + e.what());
+    }
+}
+
+void
+TraceRunner::SetUpPerRank()
+{
+    // Every point-to-point QP, by rank pair, its sends in ascending node id,
+    // then every collective: the same QPs and flows on every process.
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<std::size_t>> sends;
+    for (uint32_t r = 0; r < m_graphs.size(); ++r)
+    {
+        for (std::size_t i : ByIdOrder(m_graphs[r]))
+        {
+            const TraceNode& n = m_graphs[r].nodes[i];
+            if (n.kind == TraceNode::COMM_SEND && !n.IsSkipped())
+            {
+                sends[{r, static_cast<uint32_t>(n.Dst(r))}].push_back(i);
+            }
+        }
+    }
+    for (const auto& kv : sends)
+    {
+        const auto [src, dst] = kv.first;
+        Channel& c = GetChannel(src, dst);
+        for (std::size_t i : kv.second)
+        {
+            const TraceNode& n = m_graphs[src].nodes[i];
+            uint32_t flow = 0;
+            if (m_log)
+            {
+                flow = m_log->AddPosted(c.qp, src, dst, 3, n.commSize, -1, -1, n.id);
+                m_log->NotPostedYet(flow);
+            }
+            c.sends.push_back(Send{n.commTag, i, flow});
+        }
+    }
+    m_engine->SetUpRemaining();
+}
 
 void
 TraceRunner::Start(DoneCallback done)
 {
     m_done = done;
+    if (m_perRank)
+    {
+        SetUpPerRank();
+    }
     for (uint32_t r = 0; r < m_graphs.size(); ++r)
     {
         RankState& s = m_state[r];
+        if (!m_stats[r].local)
+        {
+            continue;
+        }
         if (s.remaining == 0)
         {
             RankFinished(r);
@@ -363,6 +564,27 @@ TraceRunner::Issue(uint32_t rank, std::size_t node)
     case TraceNode::COMM_SEND: {
         const uint32_t dst = static_cast<uint32_t>(n.Dst(rank));
         Channel& c = GetChannel(rank, dst);
+        if (m_perRank)
+        {
+            // The receiving process knows the k-th message by the static order.
+            NS_ASSERT(c.nextPost < c.sends.size()); // this node is one of them, unposted
+            if (c.sends[c.nextPost].node != node)
+            {
+                throw TraceError(
+                    m_graphs[rank].Where(n.id),
+                    "issued before an earlier send to rank " + std::to_string(dst) + " (node " +
+                        std::to_string(m_graphs[rank].nodes[c.sends[c.nextPost].node].id) +
+                        "); per-rank completion needs a rank's sends to one peer "
+                        "issued in ascending node id");
+            }
+            const Send& send = c.sends[c.nextPost++];
+            if (m_log)
+            {
+                m_log->Posted(send.flow);
+            }
+            m_topo->GetNic(rank)->PostSend(c.qp, n.commSize);
+            break;
+        }
         const uint32_t flow =
             m_log ? m_log->AddPosted(c.qp, rank, dst, 3, n.commSize, -1, -1, n.id) : 0;
         const uint64_t seq = m_topo->GetNic(rank)->PostSend(c.qp, n.commSize);
@@ -380,21 +602,31 @@ TraceRunner::Issue(uint32_t rank, std::size_t node)
         break;
     }
     case TraceNode::COMM_COLL: {
-        const std::vector<uint32_t>* members = FindGroup(n.pgName, m_groups);
         std::vector<uint32_t> group;
-        if (members)
+        const std::string pg = GroupOf(n, group);
+        const uint32_t seq = m_state[rank].collSeq[pg]++;
+        if (m_perRank)
         {
-            group = *members;
-        }
-        else
-        {
-            for (uint32_t r = 0; r < m_graphs.size(); ++r)
+            const Part& p = m_state[rank].parts.at(node);
+            if (p.seq != seq)
             {
-                group.push_back(r);
+                throw TraceError(m_graphs[rank].Where(n.id),
+                                 "collective #" + std::to_string(p.seq) + " of process group \"" +
+                                     pg + "\" issued as its #" + std::to_string(seq) +
+                                     "; per-rank completion needs a rank's collectives of one "
+                                     "group issued in ascending node id");
             }
+            if (p.collective == kNoPart)
+            {
+                Complete(rank, node); // a group of one: nothing to exchange
+            }
+            else
+            {
+                m_engine->StartPart(p.collective, p.rank);
+            }
+            break;
         }
-        const std::string pg = members ? n.pgName : std::string();
-        const std::string key = pg + "#" + std::to_string(m_state[rank].collSeq[pg]++);
+        const std::string key = pg + "#" + std::to_string(seq);
         Instance& inst = m_instances[key];
         inst.expected = static_cast<uint32_t>(group.size());
         inst.members.emplace_back(rank, node);
@@ -514,7 +746,7 @@ TraceRunner::RankFinished(uint32_t rank)
 {
     m_stats[rank].done = true;
     m_stats[rank].finish = Simulator::Now();
-    if (++m_ranksDone == m_graphs.size() && !m_done.IsNull())
+    if (++m_ranksDone == m_localRanks && !m_done.IsNull())
     {
         m_done();
     }

@@ -102,7 +102,8 @@ void CheckTraceCollectives(const std::vector<TraceGraph>& graphs,
  * - COMM_COLL joins the k-th collective of its process group (FindGroup):
  *   the collective starts when every member has issued its k-th, runs
  *   through the CollectiveEngine as PlanTraceCollective says, and completes
- *   on every member at once.
+ *   on every member at once (the default; see SetPerRank for completion
+ *   per rank).
  * Per rank it records the finish time, the compute time (the GPU's COMP
  * time, ASTRA-sim's tics_gpu_ops) and the exposed communication time
  * (finish minus compute, as ASTRA-sim reports it).
@@ -116,6 +117,7 @@ class TraceRunner
         Time finish;
         Time compute;
         bool done{false};
+        bool local{true};             //!< run by this process (SetPerRank)
         std::vector<Time> nodeStart;  //!< by node index
         std::vector<Time> nodeFinish; //!< by node index
     };
@@ -134,7 +136,31 @@ class TraceRunner
                 FlowLog* log = nullptr);
     ~TraceRunner();
 
-    /// Start every rank now; \p done is called when all ranks have finished.
+    /**
+     * Complete collectives per rank (workload.sync "rank"; ASTRA-sim's and
+     * NCCL's meaning): a rank's COMM_COLL node completes when its own part
+     * is done, every transfer it receives arrived and every transfer it
+     * sends acknowledged (CollectiveEngine::PlanProgram), not when the last
+     * member's is. Only the ranks \p isLocal says this process owns run (an
+     * MPI rank's hosts), each from its own events; the others' nodes never
+     * start here. Everything two processes must agree on is fixed before
+     * the run, from the traces alone:
+     *  - the k-th collective of a process group is every member's k-th
+     *    COMM_COLL node of that group in ascending node id (which must
+     *    agree in type, size and involved_dim); collectives are numbered
+     *    in the order rank 0's, then rank 1's, ... nodes first name them;
+     *    each group has its own QPs (NCCL's per-communicator connections);
+     *  - the k-th message from rank s to rank d is s's k-th send to d in
+     *    ascending node id;
+     *  - every send and every collective transfer is a flow from the start
+     *    (sends first, by rank pair and node id; then collectives).
+     * A rank that issues a group's collectives, or its sends to one peer,
+     * in another order throws TraceError when it does. Call before Start.
+     * Throws TraceError for traces that break these rules.
+     */
+    void SetPerRank(Callback<bool, uint32_t> isLocal);
+
+    /// Start every (local) rank now; \p done is called when they have all finished.
     void Start(DoneCallback done = DoneCallback());
 
     const std::vector<RankStats>& GetRanks() const;
@@ -143,6 +169,16 @@ class TraceRunner
     std::vector<Ptr<RdmaQueuePair>> GetQps() const;
 
   private:
+    /// Per-rank mode: a rank's part of a trace collective.
+    struct Part
+    {
+        uint32_t seq;        //!< the k-th collective of its process group
+        uint32_t collective; //!< the engine's, or kNoPart: the rank has nothing to do
+        uint32_t rank;       //!< in the engine collective's group
+    };
+
+    static constexpr uint32_t kNoPart = UINT32_MAX;
+
     struct RankState
     {
         std::map<uint64_t, std::size_t> index;
@@ -154,6 +190,8 @@ class TraceRunner
         bool busy[3]{false, false, false};                //!< CPU, GPU compute, GPU communication
         bool dispatching{false};
         bool again{false};
+        /// Per-rank mode: COMM_COLL node -> its collective and place (SetPerRank).
+        std::map<std::size_t, Part> parts;
     };
 
     struct Instance
@@ -174,7 +212,8 @@ class TraceRunner
     struct Channel
     {
         Ptr<RdmaQueuePair> qp;
-        std::vector<Send> sends; //!< by message seq
+        std::vector<Send> sends; //!< by message seq (per-rank mode: all, from the start)
+        uint32_t nextPost{0};    //!< per-rank mode: the next of sends to post
     };
 
     void Dispatch(uint32_t rank);
@@ -188,6 +227,10 @@ class TraceRunner
     void TryReceive(uint32_t dst, uint32_t src, int32_t tag);
     Channel& GetChannel(uint32_t src, uint32_t dst);
     void CollectiveDone(std::string key, uint32_t id);
+    /// The process group key and ranks of COMM_COLL node \p n.
+    std::string GroupOf(const TraceNode& n, std::vector<uint32_t>& group) const;
+    /// Per-rank mode: open every point-to-point QP and list every flow.
+    void SetUpPerRank();
 
     Ptr<FabricTopology> m_topo;
     std::vector<TraceGraph> m_graphs;
@@ -204,7 +247,12 @@ class TraceRunner
     std::map<std::tuple<uint32_t, uint32_t, int32_t>, std::vector<std::size_t>> m_waitingRecv;
     std::map<std::string, Instance> m_instances;
     uint32_t m_ranksDone{0};
+    uint32_t m_localRanks{0};
     DoneCallback m_done;
+    // Per-rank mode (SetPerRank).
+    bool m_perRank{false};
+    /// Per engine collective: (trace rank, node) of each rank of its group.
+    std::vector<std::vector<std::pair<uint32_t, std::size_t>>> m_partOf;
 };
 
 } // namespace ns3

@@ -21,7 +21,17 @@ namespace ns3
 namespace
 {
 
-/// `steps`, `bytes`, `compute`, `partner` (ring | random), `delay_by_one`, `seed`.
+/// `sync`, written only when not the default (scenario.json as before the key).
+void
+WriteSync(const TraceWorkload& t, nlohmann::ordered_json& w)
+{
+    if (t.sync != "collective")
+    {
+        w["sync"] = t.sync;
+    }
+}
+
+/// `steps`, `bytes`, `compute`, `partner` (ring | random), `delay_by_one`, `seed`, `sync`.
 class GossipWorkload : public ScenarioWorkload
 {
   public:
@@ -40,6 +50,7 @@ class GossipWorkload : public ScenarioWorkload
         const std::string partner = w.Str("partner", "ring", {"ring", "random"});
         const bool delay = w.Bool("delay_by_one", false);
         const uint64_t seed = w.UInt("seed", ctx.seed);
+        t.sync = w.Str("sync", "collective", {"collective", "rank"});
         if (ctx.hosts < 2)
         {
             w.Fail("workload.type", "gossip needs at least two hosts");
@@ -72,12 +83,13 @@ class GossipWorkload : public ScenarioWorkload
         w["partner"] = t.randomPartner ? "random" : "ring";
         w["delay_by_one"] = t.delayByOne;
         w["seed"] = t.seed;
+        WriteSync(t, w);
     }
 };
 
 /**
  * Traces read from files: `prefix` (chakra) or `path` (text), `comm_groups`,
- * `algorithms`, `chunks`, `channels`, `dims`, `dim_algorithms`.
+ * `algorithms`, `chunks`, `channels`, `dims`, `dim_algorithms`, `sync`.
  */
 class TraceFileWorkload : public ScenarioWorkload
 {
@@ -101,6 +113,7 @@ class TraceFileWorkload : public ScenarioWorkload
                             : "missing (the text trace file)");
         }
         t.commGroups = w.Str("comm_groups", "", {});
+        t.sync = w.Str("sync", "collective", {"collective", "rank"});
         t.chunks = static_cast<uint32_t>(w.UInt("chunks", 1, 1, 4096));
         t.channels = static_cast<uint32_t>(w.UInt("channels", 1, 1, 64));
         if (const nlohmann::json* dv = w.Find("dims"))
@@ -217,6 +230,7 @@ class TraceFileWorkload : public ScenarioWorkload
         {
             w["dim_algorithms"] = t.dimAlgorithms;
         }
+        WriteSync(t, w);
     }
 
   private:

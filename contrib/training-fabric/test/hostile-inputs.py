@@ -276,6 +276,22 @@ def cases():
         Case("text-unmatched-send", sets=[tx("g.txt")], files={"g.txt": "rank 0\n1: send 1KB to 1\nrank 1\n1: comp 1\n"}, text="g.txt"),
         Case("text-huge-size", sets=[tx("g.txt")], files={"g.txt": "rank 0\n1: send 999999999999999999 to 1\nrank 1\n1: recv 999999999999999999 from 0\n"},
              text="comm_size: expected at most 1000000000000000 bytes"),
+        Case("text-sync-word", sets=[W({"type": "text", "path": "g.txt", "sync": "ranks"})],
+             files={"g.txt": "rank 0\n1: comp 1\n"}, text="workload.sync: expected"),
+        # sync "rank" pairs every member's k-th collective of a group before the run...
+        Case("text-sync-rank-mismatch", sets=[W({"type": "text", "path": "g.txt", "sync": "rank"})],
+             files={"g.txt": "rank 0\n1: coll all-reduce 1KB\nrank 1\n1: coll all-reduce 2KB\n"},
+             text="workload.sync: g.txt (rank 1): node 1: collective #0 of process group \"\" differs from rank 0's"),
+        # ...and stops with one line when a rank issues sends to one peer out of that order.
+        Case("text-sync-rank-send-order", sets=[W({"type": "text", "path": "g.txt", "sync": "rank"})],
+             files={"g.txt": "rank 0\n1: comp 5\n2: send 1KB to 1 after 1\n3: send 2KB to 1\n"
+                             "rank 1\n1: recv 1KB from 0\n2: recv 2KB from 0\n"},
+             text="g.txt (rank 0): node 3: issued before an earlier send to rank 1 (node 2)"),
+        # ...or a group's collectives out of node order (node 3 is ready first).
+        Case("text-sync-rank-coll-order", sets=[W({"type": "text", "path": "g.txt", "sync": "rank"})],
+             files={"g.txt": "rank 0\n1: comp 5\n2: coll all-reduce 1KB after 1\n3: coll all-reduce 1KB\n"
+                             "rank 1\n1: coll all-reduce 1KB\n2: coll all-reduce 1KB\n"},
+             text="g.txt (rank 0): node 3: collective #1 of process group \"\" issued as its #0"),
         Case("text-too-many-ranks", sets=[tx("g.txt")], files={"g.txt": "".join(f"rank {r}\n1: comp 1\n" for r in range(20))},
              text="the trace has 20 ranks, the topology 16 hosts"),
         Case("chakra-missing", sets=[W({"type": "chakra", "prefix": "none"})], text="none.0.et: no trace file for rank 0"),

@@ -4,8 +4,8 @@
  * The per-rank completion mode of collectives (workload.sync "rank"): the
  * plans' dependencies are arrivals at the waiting transfer's source (what
  * lets each MPI rank run its own hosts), and a rank moves on to its next
- * collective as soon as its own part is done, at times derived from
- * serialization and propagation.
+ * collective (or trace node) as soon as its own part is done, at times
+ * derived from serialization and propagation.
  */
 #include "ns3/collective-engine.h"
 #include "ns3/collective-plan.h"
@@ -16,6 +16,9 @@
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/simulator.h"
+#include "ns3/text-trace.h"
+#include "ns3/trace-runner.h"
+#include "ns3/trace-workload.h"
 
 #include <gtest/gtest.h>
 #include <sstream>
@@ -259,4 +262,112 @@ TEST(CollectiveSync, ScenarioKeyRunsPerRankAndEndsWhenEveryRankIsDone)
     {
         EXPECT_NE(std::string(e.what()).find("workload.sync"), std::string::npos) << e.what();
     }
+}
+
+namespace
+{
+// Two ranks on the two hosts above: an all-to-all of 2001 B (rank 0 sends
+// 1000 B, rank 1 1001 B), then 1 us of compute each; then rank 0 sends
+// 500 B to rank 1, whose receive waits from the start.
+const char* kTwoRankTrace = "rank 0\n"
+                            "1: coll all-to-all 2001\n"
+                            "2: comp 1 after 1\n"
+                            "3: send 500 to 1 tag 7 after 2\n"
+                            "rank 1\n"
+                            "1: coll all-to-all 2001\n"
+                            "2: comp 1 after 1\n"
+                            "3: recv 500 from 0 tag 7\n";
+
+struct TraceRun
+{
+    std::vector<TraceRunner::RankStats> ranks;
+    std::vector<FlowLog::Flow> flows;
+    bool done{false};
+};
+
+/// kTwoRankTrace; \p perRank: sync "rank", this process owning the hosts \p local.
+TraceRun
+RunTwoRankTrace(bool perRank, std::vector<bool> local = {true, true})
+{
+    std::vector<TraceGraph> g = ParseTextTrace(kTwoRankTrace, "inline.txt");
+    ValidateWorkload(g, {});
+    LeafSpineHelper ls;
+    ls.SetShape(1, 1, 2);
+    Ptr<FabricTopology> topo = ls.Install();
+    FlowLog log;
+    TraceRunner run(topo, g, {}, {}, 3, &log);
+    if (perRank)
+    {
+        run.SetPerRank(Callback<bool, uint32_t>([local](uint32_t h) { return bool(local[h]); }));
+    }
+    TraceRun out;
+    Simulator::Schedule(Time(0), [&run, &out]() {
+        run.Start(Callback<void>([&out]() { out.done = true; }));
+    });
+    Simulator::Stop(MilliSeconds(1));
+    Simulator::Run();
+    out.ranks = run.GetRanks();
+    out.flows = log.GetFlows();
+    log.ReleaseQps();
+    Simulator::Destroy();
+    return out;
+}
+} // namespace
+
+TEST(CollectiveSync, TraceRanksCompleteTheirOwnPartOfACollective)
+{
+    const TraceRun r = RunTwoRankTrace(true);
+    ASSERT_TRUE(r.done);
+    // Node indices: 0 the all-to-all, 1 the compute, 2 the send / receive.
+    // Rank 0's all-to-all is done when its 1000 B are acknowledged (its
+    // 1001 B arrived earlier), rank 1's when its 1001 B are: 160 ps later.
+    const int64_t done0 = ArrivalPs(1000) + kAckPs; // 4,186.88 ns
+    const int64_t done1 = ArrivalPs(1001) + kAckPs; // 4,187.04 ns
+    EXPECT_EQ(r.ranks[0].nodeFinish[0].GetPicoSeconds(), done0);
+    EXPECT_EQ(r.ranks[1].nodeFinish[0].GetPicoSeconds(), done1);
+    // Rank 0 moves on before rank 1's part of the collective is done.
+    EXPECT_EQ(r.ranks[0].nodeStart[1].GetPicoSeconds(), done0);
+    EXPECT_LT(r.ranks[0].nodeStart[1], r.ranks[1].nodeFinish[0]);
+    // Rank 0 posts its 500 B after its 1 us of compute, on an idle fabric:
+    // the receive completes on rank 1 when they arrive, the send on rank 0
+    // when they are acknowledged, after which each rank is done (rank 1's
+    // compute ended at done1 + 1 us, before the arrival).
+    const int64_t sent = done0 + 1000000;
+    EXPECT_EQ(r.ranks[0].nodeStart[2].GetPicoSeconds(), sent);
+    EXPECT_EQ(r.ranks[1].nodeFinish[2].GetPicoSeconds(), sent + ArrivalPs(500));
+    EXPECT_EQ(r.ranks[0].nodeFinish[2].GetPicoSeconds(), sent + ArrivalPs(500) + kAckPs);
+    EXPECT_EQ(r.ranks[1].finish.GetPicoSeconds(), sent + ArrivalPs(500));
+    EXPECT_EQ(r.ranks[0].finish.GetPicoSeconds(), sent + ArrivalPs(500) + kAckPs);
+    // Flows from the start: the send first, then the all-to-all's transfers.
+    ASSERT_EQ(r.flows.size(), 3u);
+    EXPECT_EQ(r.flows[0].node, 3);
+    EXPECT_EQ(r.flows[0].start.GetPicoSeconds(), sent);
+    EXPECT_EQ(r.flows[1].collective, 0);
+    EXPECT_EQ(r.flows[2].finish.GetPicoSeconds(), ArrivalPs(1001));
+}
+
+TEST(CollectiveSync, TraceCollectiveModeCompletesEveryMemberAtTheLastArrival)
+{
+    // The default: the all-to-all completes on both ranks when its last
+    // transfer (rank 1's 1001 B) arrives, acknowledgements not waited for.
+    const TraceRun r = RunTwoRankTrace(false);
+    ASSERT_TRUE(r.done);
+    EXPECT_EQ(r.ranks[0].nodeFinish[0].GetPicoSeconds(), ArrivalPs(1001));
+    EXPECT_EQ(r.ranks[1].nodeFinish[0].GetPicoSeconds(), ArrivalPs(1001));
+}
+
+TEST(CollectiveSync, ATraceProcessRunsOnlyItsOwnHostsRanks)
+{
+    // As the MPI rank owning host 0: rank 1 never runs here, so rank 0's
+    // all-to-all waits for 1001 B that never come; every flow is listed.
+    const TraceRun r = RunTwoRankTrace(true, {true, false});
+    EXPECT_FALSE(r.done);
+    EXPECT_TRUE(r.ranks[0].local);
+    EXPECT_FALSE(r.ranks[1].local);
+    EXPECT_EQ(r.ranks[1].nodeStart[2], Time(-1)); // its receive never issued
+    EXPECT_EQ(r.ranks[0].nodeFinish[0], Time(-1));
+    ASSERT_EQ(r.flows.size(), 3u);
+    EXPECT_FALSE(r.flows[0].posted); // the send waits for the all-to-all
+    EXPECT_TRUE(r.flows[1].posted && r.flows[1].completed);
+    EXPECT_FALSE(r.flows[2].posted);
 }

@@ -37,9 +37,14 @@ imports merge() from here. The rules (model doc, "Distributed engine"):
    algbw = S / t, busbw = algbw x 2(n-1)/n for all-reduce, (n-1)/n for
    reduce-scatter, all-gather and all-to-all). summary.json's collectives
    and ranks sections and bytes_sent (each rank counts what it posted) follow.
+ - summary.json of a trace workload (workload.sync "rank"): each MPI rank
+   lists its own trace ranks under "ranks" (finish, compute, exposed
+   communication: all known there); the merge joins them in rank order.
+   bytes_sent is summed, collectives.instances is rank 0's (every MPI rank
+   sets up every collective), ranks_unfinished counts the ranks not done.
 Exit 1 with one line on a missing folder or conflicting ranks.
 """
-import csv, json, math, os, shutil, sys
+import copy, csv, json, math, os, shutil, sys
 
 SUMMED = ["flows_completed", "bytes_delivered", "bytes_acked", "data_packets",
           "retransmitted_packets", "timeouts", "out_of_order_packets", "pfc_pause_frames",
@@ -52,6 +57,18 @@ WORST = ["completed", "stop_reached", "stalled"]  # outcome, best first
 
 class MergeError(Exception):
     pass
+
+
+class RawFloat(float):
+    """A summary.json number with the text tf-run wrote for it: nlohmann's
+    dtoa (Grisu2) does not always print the shortest form (0.0046004257600000004
+    where Python prints 0.00460042576), so a value taken over from a rank is
+    written back as that rank wrote it. Arithmetic gives plain floats."""
+
+    def __new__(cls, text):
+        o = float.__new__(cls, text)
+        o.text = text if isinstance(text, str) else repr(float(text))
+        return o
 
 
 def round9(v):
@@ -186,7 +203,7 @@ def fct_by_size_csv(fs, buckets=20):
 
 def merge_summary(sums, fs, colls=None):
     """colls: the merged collectives.csv and its busbws (merge_collectives), if any."""
-    j = json.loads(json.dumps(sums[0]))  # rank 0's order and its own fields
+    j = copy.deepcopy(sums[0])  # rank 0's order and its own fields
     for k in SUMMED:
         if k in j:
             j[k] = sum(s[k] for s in sums)
@@ -216,7 +233,11 @@ def merge_summary(sums, fs, colls=None):
     cc["max_queue_bytes"] = j["max_queue_bytes"]
     cc["mean_queue_bytes"] = max(s["cc"]["mean_queue_bytes"] for s in sums)
     cc["cnp_sent"] = sum(s["cc"]["cnp_sent"] for s in sums)
-    if colls is not None and "collectives" in j:
+    trace = "collectives" in j and "phases" not in j["collectives"]
+    if trace:
+        j["bytes_sent"] = sum(s["bytes_sent"] for s in sums)  # each rank's posted bytes
+        j["ranks"] = sorted((r for s in sums for r in s["ranks"]), key=lambda r: r["rank"])
+    elif colls is not None and "collectives" in j:
         rows, busbws = colls
         j["bytes_sent"] = sum(s["bytes_sent"] for s in sums)  # each rank's posted bytes
         cj = j["collectives"]
@@ -236,7 +257,9 @@ def merge_summary(sums, fs, colls=None):
     j.pop("unfinished", None)
     if j["outcome"] != "completed":
         u = {}
-        if "collectives" in j:
+        if trace:
+            u["ranks_unfinished"] = sum(not r["done"] for r in j["ranks"])
+        elif "collectives" in j:
             u["collectives_unfinished"] = j["collectives"]["instances"] - j["collectives"]["completed"]
         if j["flows_completed"] < j["flows_total"]:
             u["flows_unfinished"] = j["flows_total"] - j["flows_completed"]
@@ -248,9 +271,21 @@ def merge_summary(sums, fs, colls=None):
     return j
 
 
-def dump_json(j):
-    """nlohmann's dump(2): two-space indent, ", " / ": ", UTF-8 as is."""
-    return json.dumps(j, indent=2, ensure_ascii=False) + "\n"
+def dump_json(j, indent=""):
+    """nlohmann's dump(2): two-space indent, ", " / ": ", UTF-8 as is; numbers
+    taken over from a rank (RawFloat) as that rank wrote them."""
+    inner = indent + "  "
+    if isinstance(j, dict) and j:
+        items = ",\n".join(inner + json.dumps(k, ensure_ascii=False) + ": " + dump_json(v, inner)
+                           for k, v in j.items())
+        text = "{\n" + items + "\n" + indent + "}"
+    elif isinstance(j, list) and j:
+        text = "[\n" + ",\n".join(inner + dump_json(v, inner) for v in j) + "\n" + indent + "]"
+    elif isinstance(j, RawFloat):
+        text = j.text
+    else:
+        text = json.dumps(j, ensure_ascii=False)
+    return text + ("\n" if not indent else "")
 
 
 def dump_csv(rows):
@@ -279,7 +314,7 @@ def merge(out, ranks, keep_ranks=False):
     sums = []
     for d in dirs:
         with open(os.path.join(d, "summary.json"), encoding="utf-8") as f:
-            sums.append(json.load(f))
+            sums.append(json.load(f, parse_float=RawFloat))
     fs = slowdowns(flows)
     summary = merge_summary(sums, fs, colls)
     if keep_ranks:

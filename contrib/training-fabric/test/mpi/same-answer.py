@@ -16,10 +16,14 @@ one-process run's:
    (events, cc.mean_queue_bytes).
 The incast scenarios must pause and send CNPs across ranks; the collective
 one (workload.sync "rank") runs two phases twice on one host of each pod
-(two per rank).
+(two per rank); the trace ones (sync "rank") run one 8-rank trace
+(trace-8.txt, and its Chakra conversion trace-8.<rank>.et; process groups
+in trace-8.groups, JSON not named .json: every .json here is a scenario) whose sends,
+receives and collectives cross the ranks. Their files are found from this
+folder, where every run starts.
 It also checks that the per-rank outputs the merge does not cover (pcap,
-trace.flows), schedulers other than the quad heap and a collective workload
-with sync "collective" are refused on several ranks with one line.
+trace.flows), schedulers other than the quad heap and collective and trace
+workloads with sync "collective" are refused on several ranks with one line.
 Exit 77 (ctest: skipped) when tf-run was built without MPI or mpirun is missing.
 Both engines must match on every scenario: frame arrivals run in an order
 that does not depend on when MPI delivered them (model doc, "Distributed
@@ -50,12 +54,14 @@ REFUSED = [("leaf-spine-incast.json", "pcap=true", "pcap: pcap files are written
            ("leaf-spine-incast.json", "scheduler=map",
             "scheduler: only \"quad-heap\" runs on several ranks"),
            ("fat-tree-collective.json", "workload.sync=collective",
+            'workload.sync: expected "rank" on several ranks'),
+           ("leaf-spine-trace.json", "workload.sync=collective",
             'workload.sync: expected "rank" on several ranks')]
 
 
 def run(cmd, env=None, expect=0):
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                       env=env, timeout=300)
+                       env=env, timeout=300, cwd=HERE)
     if r.returncode != expect:
         sys.exit("FAIL: %s exited %d (expected %d)\n%s" % (" ".join(cmd), r.returncode, expect,
                                                             r.stdout[-2000:]))
@@ -71,7 +77,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
     args = ap.parse_args()
-    tfrun = os.path.join(args.bin, "tf-run")
+    tfrun = os.path.join(os.path.abspath(args.bin), "tf-run")
     mpirun = shutil.which("mpirun")
     probe = subprocess.run([tfrun, "--mpi", "granted"], stdout=subprocess.PIPE,
                            stderr=subprocess.STDOUT, text=True)
