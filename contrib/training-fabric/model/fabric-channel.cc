@@ -64,24 +64,30 @@ FabricChannel::ArrivalEvent::Notify()
 }
 
 void
-FabricChannel::Wire::Push(Ptr<Packet> p, uint32_t epoch)
+FabricChannel::Wire::Grow()
+{
+    // Double the ring, oldest frame first at index 0.
+    std::vector<InFlight> grown(m_ring.empty() ? 16 : 2 * m_ring.size());
+    for (std::size_t i = 0; i < m_size; ++i)
+    {
+        grown[i] = std::move(m_ring[(m_head + i) & (m_ring.size() - 1)]);
+    }
+    m_ring.swap(grown);
+    m_head = 0;
+}
+
+inline void
+FabricChannel::Wire::Push(Ptr<Packet> p, int64_t arrival, uint32_t epoch)
 {
     if (m_size == m_ring.size())
     {
-        // Full: double the ring, oldest frame first at index 0.
-        std::vector<InFlight> grown(m_ring.empty() ? 16 : 2 * m_ring.size());
-        for (std::size_t i = 0; i < m_size; ++i)
-        {
-            grown[i] = std::move(m_ring[(m_head + i) & (m_ring.size() - 1)]);
-        }
-        m_ring.swap(grown);
-        m_head = 0;
+        Grow();
     }
-    m_ring[(m_head + m_size) & (m_ring.size() - 1)] = InFlight{std::move(p), epoch};
+    m_ring[(m_head + m_size) & (m_ring.size() - 1)] = InFlight{std::move(p), arrival, epoch};
     m_size++;
 }
 
-FabricChannel::InFlight
+inline FabricChannel::InFlight
 FabricChannel::Wire::Pop()
 {
     NS_ASSERT(m_size > 0);
@@ -110,30 +116,52 @@ FabricChannel::Attach(Ptr<FabricNetDevice> device)
     m_ifIndex[i] = device->GetNode() ? device->GetIfIndex() : 0;
 }
 
+inline void
+FabricChannel::ScheduleArrival(int peer, const Time& delay) const
+{
+    // An arrival, so ordered canonically among the receiver's events of its
+    // timestamp (QuadHeapScheduler), whenever it is scheduled. The scheduler
+    // owns one reference while it is pending.
+    ArrivalEvent* ev = PeekPointer(m_arrival[peer]);
+    ev->Ref();
+    QuadHeapScheduler::ScheduleArrival(m_nodeId[peer], m_ifIndex[peer], delay, ev);
+}
+
 void
 FabricChannel::Transmit(Ptr<Packet> p, const FabricNetDevice* src, Time txTime) const
 {
     // The last bit leaves the transmitter after txTime and reaches the far end
     // one propagation delay later; the receiver acts on the whole frame then
-    // (store and forward). An arrival, so ordered canonically among the
-    // receiver's events of its timestamp (QuadHeapScheduler).
+    // (store and forward).
     int peer = (PeekPointer(m_dev[0]) == src) ? 1 : 0;
     if (!m_up)
     {
         m_dev[1 - peer]->LinkDownLoss(p);
         return;
     }
-    m_wire[peer].Push(std::move(p), m_epoch);
-    // The scheduler owns one reference per pending arrival.
-    ArrivalEvent* ev = PeekPointer(m_arrival[peer]);
-    ev->Ref();
-    QuadHeapScheduler::ScheduleArrival(m_nodeId[peer], m_ifIndex[peer], txTime + m_delay, ev);
+    const Time delay = txTime + m_delay;
+    Wire& wire = m_wire[peer];
+    const bool idle = wire.IsEmpty();
+    wire.Push(std::move(p), (Simulator::Now() + delay).GetTimeStep(), m_epoch);
+    if (idle)
+    {
+        // Otherwise the arrival of an older frame is pending; when it runs it
+        // schedules this one's (Deliver).
+        ScheduleArrival(peer, delay);
+    }
 }
 
 void
 FabricChannel::Deliver(int peer) const
 {
-    InFlight f = m_wire[peer].Pop();
+    Wire& wire = m_wire[peer];
+    InFlight f = wire.Pop();
+    if (!wire.IsEmpty())
+    {
+        // The next frame's arrival, later than this one's, which is now (each
+        // frame's line time > 0).
+        ScheduleArrival(peer, TimeStep(wire.NextArrival() - f.arrival));
+    }
     if (f.epoch != m_epoch)
     {
         // The link went down while the frame was being serialized or in
