@@ -89,18 +89,25 @@ class QuadHeapScheduler : public Scheduler
     /// its one Insert; ns-3 simulations run on one thread).
     static uint64_t s_nextArrival;
 
-    /// A pending event and its place among events of its timestamp.
+    /// A pending event: its order key (ts, tie) first, then the rest of the
+    /// ns-3 Event (32 bytes; two entries per cache line).
     struct Entry
     {
-        Event ev;     //!< the event, as the simulator inserted it
-        uint64_t tie; //!< node << 32 | ifIndex for arrivals, kLocal | uid otherwise
+        uint64_t ts;      //!< timestamp (Scheduler::EventKey::m_ts)
+        uint64_t tie;     //!< node << 32 | ifIndex for arrivals, kLocal | uid otherwise
+        EventImpl* impl;  //!< the event (Scheduler::Event::impl)
+        uint32_t uid;     //!< Scheduler::EventKey::m_uid
+        uint32_t context; //!< Scheduler::EventKey::m_context
     };
 
-    /// (ts, tie) order; (ts, uid) for all but arrivals.
+    /// (ts, tie) order; (ts, uid) for all but arrivals. No two pending
+    /// events have the same (ts, tie), so the order is total.
     static bool Earlier(const Entry& a, const Entry& b);
+    /// \return the Event an entry holds
+    static Event ToEvent(const Entry& e);
 
-    /// Moves the event at \p i toward the root until its parent is earlier.
-    void SiftUp(std::size_t i);
+    /// Moves \p moving, meant for index \p i, toward the root until its parent is earlier.
+    void SiftUp(std::size_t i, const Entry& moving);
     /// Moves the event at \p i toward the leaves until its children are later.
     void SiftDown(std::size_t i);
     /// Takes the event at \p i out, filling its place with the last one.
