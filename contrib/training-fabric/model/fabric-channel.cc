@@ -70,20 +70,20 @@ FabricChannel::Wire::Grow()
     std::vector<InFlight> grown(m_ring.empty() ? 16 : 2 * m_ring.size());
     for (std::size_t i = 0; i < m_size; ++i)
     {
-        grown[i] = std::move(m_ring[(m_head + i) & (m_ring.size() - 1)]);
+        grown[i] = m_ring[(m_head + i) & (m_ring.size() - 1)];
     }
     m_ring.swap(grown);
     m_head = 0;
 }
 
 inline void
-FabricChannel::Wire::Push(Ptr<Packet> p, int64_t arrival, uint32_t epoch)
+FabricChannel::Wire::Push(const Ptr<Packet>& p, int64_t arrival, uint32_t epoch)
 {
     if (m_size == m_ring.size())
     {
         Grow();
     }
-    m_ring[(m_head + m_size) & (m_ring.size() - 1)] = InFlight{std::move(p), arrival, epoch};
+    m_ring[(m_head + m_size) & (m_ring.size() - 1)] = InFlight{GetPointer(p), arrival, epoch};
     m_size++;
 }
 
@@ -91,15 +91,24 @@ inline FabricChannel::InFlight
 FabricChannel::Wire::Pop()
 {
     NS_ASSERT(m_size > 0);
-    InFlight f = std::move(m_ring[m_head]);
+    const InFlight f = m_ring[m_head];
     m_head = (m_head + 1) & (m_ring.size() - 1);
     m_size--;
     return f;
 }
 
+FabricChannel::Wire::~Wire()
+{
+    Clear();
+}
+
 void
 FabricChannel::Wire::Clear()
 {
+    for (std::size_t i = 0; i < m_size; ++i)
+    {
+        m_ring[(m_head + i) & (m_ring.size() - 1)].packet->Unref();
+    }
     m_ring.clear();
     m_head = 0;
     m_size = 0;
@@ -142,7 +151,7 @@ FabricChannel::Transmit(Ptr<Packet> p, const FabricNetDevice* src, Time txTime) 
     const Time delay = txTime + m_delay;
     Wire& wire = m_wire[peer];
     const bool idle = wire.IsEmpty();
-    wire.Push(std::move(p), (Simulator::Now() + delay).GetTimeStep(), m_epoch);
+    wire.Push(p, (Simulator::Now() + delay).GetTimeStep(), m_epoch);
     if (idle)
     {
         // Otherwise the arrival of an older frame is pending; when it runs it
@@ -155,7 +164,7 @@ void
 FabricChannel::Deliver(int peer) const
 {
     Wire& wire = m_wire[peer];
-    InFlight f = wire.Pop();
+    const InFlight f = wire.Pop();
     if (!wire.IsEmpty())
     {
         // The next frame's arrival, later than this one's, which is now (each
@@ -166,10 +175,11 @@ FabricChannel::Deliver(int peer) const
     {
         // The link went down while the frame was being serialized or in
         // flight (and may be up again now): the frame is lost.
-        m_dev[1 - peer]->LinkDownLoss(f.packet);
+        m_dev[1 - peer]->LinkDownLoss(Ptr<const Packet>(f.packet, false));
         return;
     }
-    m_dev[peer]->Receive(std::move(f.packet));
+    // The ring's reference goes to the receiver (Ptr(p, false) adopts it).
+    m_dev[peer]->Receive(Ptr<Packet>(f.packet, false));
 }
 
 void

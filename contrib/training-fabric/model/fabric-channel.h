@@ -85,19 +85,28 @@ class FabricChannel : public Channel
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
   private:
-    /// A frame on the wire, when it arrives and the link's epoch when it was sent.
+    /// A frame on the wire, when it arrives and the link's epoch when it was
+    /// sent. The ring owns one reference to the packet (a raw pointer: ns-3.37's
+    /// Ptr has no move, so each Ptr hand-over would cost a Ref and an Unref).
     struct InFlight
     {
-        Ptr<Packet> packet;
+        Packet* packet;  //!< one reference owned by the ring
         int64_t arrival; //!< arrival time, in time steps
-        uint32_t epoch;
+        uint32_t epoch;  //!< m_epoch when it was sent
     };
 
     /// Frames in flight towards one end, oldest first (a ring that only grows).
     class Wire
     {
       public:
-        void Push(Ptr<Packet> p, int64_t arrival, uint32_t epoch);
+        Wire() = default;
+        ~Wire();
+        Wire(const Wire&) = delete;
+        Wire& operator=(const Wire&) = delete;
+
+        /// Add \p p (the ring takes a reference) as the newest frame.
+        void Push(const Ptr<Packet>& p, int64_t arrival, uint32_t epoch);
+        /// Take the oldest frame out; the caller takes over its reference.
         InFlight Pop();
         void Clear();
 
