@@ -47,8 +47,9 @@ namespace ns3
  * cache lines), the layout LaMarca and Ladner found fastest for priority queues
  * ("The influence of caches on the performance of heaps", JEA 1996).
  *
- * Insert and RemoveNext are O(log n); Remove (Simulator::Remove, rare) is
- * O(n): it finds the event by its uid.
+ * Insert and RemoveNext are O(log n); RemoveNext deletes bottom-up (see
+ * the .cc). Remove (Simulator::Remove, rare) is O(n): it finds the event by
+ * its uid.
  */
 class QuadHeapScheduler : public Scheduler
 {
