@@ -125,7 +125,7 @@ FabricChannel::Attach(Ptr<FabricNetDevice> device)
     m_ifIndex[i] = device->GetNode() ? device->GetIfIndex() : 0;
 }
 
-inline void
+inline bool
 FabricChannel::ScheduleArrival(int peer, const Time& delay) const
 {
     // An arrival, so ordered canonically among the receiver's events of its
@@ -133,7 +133,7 @@ FabricChannel::ScheduleArrival(int peer, const Time& delay) const
     // owns one reference while it is pending.
     ArrivalEvent* ev = PeekPointer(m_arrival[peer]);
     ev->Ref();
-    QuadHeapScheduler::ScheduleArrival(m_nodeId[peer], m_ifIndex[peer], delay, ev);
+    return QuadHeapScheduler::ScheduleArrival(m_nodeId[peer], m_ifIndex[peer], delay, ev);
 }
 
 void
@@ -150,12 +150,19 @@ FabricChannel::Transmit(Ptr<Packet> p, const FabricNetDevice* src, Time txTime) 
     }
     const Time delay = txTime + m_delay;
     Wire& wire = m_wire[peer];
-    const bool idle = wire.IsEmpty();
-    wire.Push(p, (Simulator::Now() + delay).GetTimeStep(), m_epoch);
-    if (idle)
+    if (wire.IsEmpty())
     {
-        // Otherwise the arrival of an older frame is pending; when it runs it
-        // schedules this one's (Deliver).
+        // A QuadHeapScheduler orders arrivals whenever they are scheduled, so
+        // while frames follow this one, only the oldest one's arrival is
+        // pending; Deliver schedules the next. Any other scheduler orders
+        // them by uid, so each is scheduled now, as it is sent.
+        wire.Push(p, (Simulator::Now() + delay).GetTimeStep(), m_epoch);
+        m_chained[peer] = ScheduleArrival(peer, delay);
+        return;
+    }
+    wire.Push(p, (Simulator::Now() + delay).GetTimeStep(), m_epoch);
+    if (!m_chained[peer])
+    {
         ScheduleArrival(peer, delay);
     }
 }
@@ -165,7 +172,7 @@ FabricChannel::Deliver(int peer) const
 {
     Wire& wire = m_wire[peer];
     const InFlight f = wire.Pop();
-    if (!wire.IsEmpty())
+    if (m_chained[peer] && !wire.IsEmpty())
     {
         // The next frame's arrival, later than this one's, which is now (each
         // frame's line time > 0).

@@ -45,6 +45,8 @@ class Packet;
  * events of their timestamp by (node, interface), not by when they were
  * scheduled (QuadHeapScheduler::ScheduleArrival), so the order of events,
  * and every output, are those of one event per frame scheduled at send.
+ * Under any other scheduler (ns-3's order same-time events by uid, so by
+ * when they were scheduled) each frame's arrival is scheduled as it is sent.
  */
 class FabricChannel : public Channel
 {
@@ -146,8 +148,11 @@ class FabricChannel : public Channel
     void DoDispose() override;
     /// Hand the oldest frame towards \p peer to it, unless the link went down since it was sent.
     void Deliver(int peer) const;
-    /// Schedule the arrival event towards \p peer, \p delay from now.
-    void ScheduleArrival(int peer, const Time& delay) const;
+    /**
+     * Schedule the arrival event towards \p peer, \p delay from now.
+     * \return true if the scheduler orders it canonically (QuadHeapScheduler)
+     */
+    bool ScheduleArrival(int peer, const Time& delay) const;
 
     Time m_delay;                  //!< one-way propagation delay
     Ptr<FabricNetDevice> m_dev[2]; //!< the two ends
@@ -160,6 +165,9 @@ class FabricChannel : public Channel
     // flight are the channel's state that carrying a frame changes.
     mutable Wire m_wire[2];         //!< frames in flight towards end 0 / 1
     Ptr<ArrivalEvent> m_arrival[2]; //!< the arrival event towards end 0 / 1
+    /// Towards end 0 / 1, only the oldest frame's arrival is pending (set when
+    /// a frame enters the empty wire: the scheduler is a QuadHeapScheduler).
+    mutable bool m_chained[2]{false, false};
 };
 
 } // namespace ns3

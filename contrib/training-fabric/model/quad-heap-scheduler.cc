@@ -132,11 +132,13 @@ void
 QuadHeapScheduler::Insert(const Event& ev)
 {
     NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
-    const Entry e{ev.key.m_ts,
-                  s_nextArrival != kNotArrival ? s_nextArrival : kLocal | ev.key.m_uid,
-                  ev.impl,
-                  ev.key.m_uid,
-                  ev.key.m_context};
+    uint64_t tie = kLocal | ev.key.m_uid;
+    if (s_nextArrival != kNotArrival)
+    {
+        tie = s_nextArrival;
+        s_nextArrival = kArrivalTaken; // tells ScheduleArrival this scheduler ordered it
+    }
+    const Entry e{ev.key.m_ts, tie, ev.impl, ev.key.m_uid, ev.key.m_context};
     m_heap.emplace_back();
     SiftUp(m_heap.size() - 1, e);
 }

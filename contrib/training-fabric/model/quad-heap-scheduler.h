@@ -70,14 +70,18 @@ class QuadHeapScheduler : public Scheduler
      * node, delay, args...), marked as an arrival for this scheduler (other
      * schedulers run it in uid order). No two arrivals may share timestamp,
      * node and interface (a link delivers one frame at a time).
+     * \return true if a QuadHeapScheduler took the event (its order does not
+     * depend on when it was scheduled), false if another scheduler did
      */
     template <typename... Ts>
-    static void ScheduleArrival(uint32_t node, uint32_t ifIndex, const Time& delay, Ts&&... args)
+    static bool ScheduleArrival(uint32_t node, uint32_t ifIndex, const Time& delay, Ts&&... args)
     {
         NS_ASSERT_MSG(node < (1U << 31), "QuadHeapScheduler: node id " << node << " too large");
         s_nextArrival = (uint64_t{node} << 32) | ifIndex;
         Simulator::ScheduleWithContext(node, delay, std::forward<Ts>(args)...);
+        const bool canonical = s_nextArrival == kArrivalTaken;
         s_nextArrival = kNotArrival;
+        return canonical;
     }
 
   private:
@@ -86,6 +90,8 @@ class QuadHeapScheduler : public Scheduler
     static constexpr uint64_t kLocal = uint64_t{1} << 63;
     /// s_nextArrival outside ScheduleArrival.
     static constexpr uint64_t kNotArrival = UINT64_MAX;
+    /// s_nextArrival once a QuadHeapScheduler has inserted the arrival.
+    static constexpr uint64_t kArrivalTaken = UINT64_MAX - 1;
     /// Tie key of the event being inserted (set by ScheduleArrival around
     /// its one Insert; ns-3 simulations run on one thread).
     static uint64_t s_nextArrival;
