@@ -150,18 +150,17 @@ FabricChannel::Transmit(Ptr<Packet> p, const FabricNetDevice* src, Time txTime) 
     }
     const Time delay = txTime + m_delay;
     Wire& wire = m_wire[peer];
-    if (wire.IsEmpty())
+    const bool idle = wire.IsEmpty();
+    wire.Push(p, (Simulator::Now() + delay).GetTimeStep(), m_epoch);
+    if (idle)
     {
         // A QuadHeapScheduler orders arrivals whenever they are scheduled, so
         // while frames follow this one, only the oldest one's arrival is
-        // pending; Deliver schedules the next. Any other scheduler orders
+        // pending and Deliver schedules the next. Any other scheduler orders
         // them by uid, so each is scheduled now, as it is sent.
-        wire.Push(p, (Simulator::Now() + delay).GetTimeStep(), m_epoch);
         m_chained[peer] = ScheduleArrival(peer, delay);
-        return;
     }
-    wire.Push(p, (Simulator::Now() + delay).GetTimeStep(), m_epoch);
-    if (!m_chained[peer])
+    else if (!m_chained[peer])
     {
         ScheduleArrival(peer, delay);
     }

@@ -40,8 +40,8 @@ class Packet;
  * fixed delay, each frame's line time > 0), so only the oldest frame's
  * arrival is pending in the scheduler, as one reused EventImpl per
  * direction; when it runs it schedules the next frame's arrival, at the
- * time stored with that frame. A busy 400G cable of 1 us holds ~45 frames,
- * and now one scheduler entry instead of ~45. Arrivals are ordered among
+ * time stored with that frame (a busy 400G cable of 1 us holds ~45 frames:
+ * one scheduler entry, not ~45). Arrivals are ordered among
  * events of their timestamp by (node, interface), not by when they were
  * scheduled (QuadHeapScheduler::ScheduleArrival), so the order of events,
  * and every output, are those of one event per frame scheduled at send.
@@ -133,7 +133,7 @@ class FabricChannel : public Channel
         std::size_t m_size{0};        //!< frames in flight
     };
 
-    /// The arrival event of one direction: pending while a frame is in flight, for the oldest.
+    /// The arrival event of one direction (the scheduler holds a reference per pending arrival).
     class ArrivalEvent : public EventImpl
     {
       public:
