@@ -64,36 +64,51 @@ FabricChannel::ArrivalEvent::Notify()
 }
 
 void
-FabricChannel::Wire::Push(Ptr<Packet> p, uint32_t epoch)
+FabricChannel::Wire::Grow()
+{
+    // Double the ring, oldest frame first at index 0.
+    std::vector<InFlight> grown(m_ring.empty() ? 16 : 2 * m_ring.size());
+    for (std::size_t i = 0; i < m_size; ++i)
+    {
+        grown[i] = m_ring[(m_head + i) & (m_ring.size() - 1)];
+    }
+    m_ring.swap(grown);
+    m_head = 0;
+}
+
+inline void
+FabricChannel::Wire::Push(const Ptr<Packet>& p, int64_t arrival, uint32_t epoch)
 {
     if (m_size == m_ring.size())
     {
-        // Full: double the ring, oldest frame first at index 0.
-        std::vector<InFlight> grown(m_ring.empty() ? 16 : 2 * m_ring.size());
-        for (std::size_t i = 0; i < m_size; ++i)
-        {
-            grown[i] = std::move(m_ring[(m_head + i) & (m_ring.size() - 1)]);
-        }
-        m_ring.swap(grown);
-        m_head = 0;
+        Grow();
     }
-    m_ring[(m_head + m_size) & (m_ring.size() - 1)] = InFlight{std::move(p), epoch};
+    m_ring[(m_head + m_size) & (m_ring.size() - 1)] = InFlight{GetPointer(p), arrival, epoch};
     m_size++;
 }
 
-FabricChannel::InFlight
+inline FabricChannel::InFlight
 FabricChannel::Wire::Pop()
 {
     NS_ASSERT(m_size > 0);
-    InFlight f = std::move(m_ring[m_head]);
+    const InFlight f = m_ring[m_head];
     m_head = (m_head + 1) & (m_ring.size() - 1);
     m_size--;
     return f;
 }
 
+FabricChannel::Wire::~Wire()
+{
+    Clear();
+}
+
 void
 FabricChannel::Wire::Clear()
 {
+    for (std::size_t i = 0; i < m_size; ++i)
+    {
+        m_ring[(m_head + i) & (m_ring.size() - 1)].packet->Unref();
+    }
     m_ring.clear();
     m_head = 0;
     m_size = 0;
@@ -110,38 +125,67 @@ FabricChannel::Attach(Ptr<FabricNetDevice> device)
     m_ifIndex[i] = device->GetNode() ? device->GetIfIndex() : 0;
 }
 
+inline bool
+FabricChannel::ScheduleArrival(int peer, const Time& delay) const
+{
+    // An arrival, so ordered canonically among the receiver's events of its
+    // timestamp (QuadHeapScheduler), whenever it is scheduled. The scheduler
+    // owns one reference while it is pending.
+    ArrivalEvent* ev = PeekPointer(m_arrival[peer]);
+    ev->Ref();
+    return QuadHeapScheduler::ScheduleArrival(m_nodeId[peer], m_ifIndex[peer], delay, ev);
+}
+
 void
 FabricChannel::Transmit(Ptr<Packet> p, const FabricNetDevice* src, Time txTime) const
 {
     // The last bit leaves the transmitter after txTime and reaches the far end
     // one propagation delay later; the receiver acts on the whole frame then
-    // (store and forward). An arrival, so ordered canonically among the
-    // receiver's events of its timestamp (QuadHeapScheduler).
+    // (store and forward).
     int peer = (PeekPointer(m_dev[0]) == src) ? 1 : 0;
     if (!m_up)
     {
         m_dev[1 - peer]->LinkDownLoss(p);
         return;
     }
-    m_wire[peer].Push(std::move(p), m_epoch);
-    // The scheduler owns one reference per pending arrival.
-    ArrivalEvent* ev = PeekPointer(m_arrival[peer]);
-    ev->Ref();
-    QuadHeapScheduler::ScheduleArrival(m_nodeId[peer], m_ifIndex[peer], txTime + m_delay, ev);
+    const Time delay = txTime + m_delay;
+    Wire& wire = m_wire[peer];
+    const bool idle = wire.IsEmpty();
+    wire.Push(p, (Simulator::Now() + delay).GetTimeStep(), m_epoch);
+    if (idle)
+    {
+        // A QuadHeapScheduler orders arrivals whenever they are scheduled, so
+        // while frames follow this one, only the oldest one's arrival is
+        // pending and Deliver schedules the next. Any other scheduler orders
+        // them by uid, so each is scheduled now, as it is sent.
+        m_chained[peer] = ScheduleArrival(peer, delay);
+    }
+    else if (!m_chained[peer])
+    {
+        ScheduleArrival(peer, delay);
+    }
 }
 
 void
 FabricChannel::Deliver(int peer) const
 {
-    InFlight f = m_wire[peer].Pop();
+    Wire& wire = m_wire[peer];
+    const InFlight f = wire.Pop();
+    if (m_chained[peer] && !wire.IsEmpty())
+    {
+        // The next frame's arrival, later than this one's, which is now (each
+        // frame's line time > 0).
+        ScheduleArrival(peer, TimeStep(wire.NextArrival() - f.arrival));
+    }
     if (f.epoch != m_epoch)
     {
         // The link went down while the frame was being serialized or in
         // flight (and may be up again now): the frame is lost.
-        m_dev[1 - peer]->LinkDownLoss(f.packet);
+        m_dev[1 - peer]->LinkDownLoss(Ptr<const Packet>(f.packet, false));
         return;
     }
-    m_dev[peer]->Receive(std::move(f.packet));
+    // The ring's reference goes to the receiver (Ptr(p, false) adopts it).
+    m_dev[peer]->Receive(Ptr<Packet>(f.packet, false));
 }
 
 void

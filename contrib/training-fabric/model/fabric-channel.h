@@ -37,10 +37,16 @@ class Packet;
  *
  * Frames in flight wait in a first-in first-out ring per direction: on one
  * direction they arrive in the order they were sent (one transmitter, one
- * fixed delay, each frame's line time > 0), so every arrival event of that
- * direction is the same reused EventImpl, which delivers the ring's oldest
- * frame. An arrival costs one scheduler entry and no allocation; the events'
- * times and order are those of one freshly made event per frame.
+ * fixed delay, each frame's line time > 0), so only the oldest frame's
+ * arrival is pending in the scheduler, as one reused EventImpl per
+ * direction; when it runs it schedules the next frame's arrival, at the
+ * time stored with that frame (a busy 400G cable of 1 us holds ~45 frames:
+ * one scheduler entry, not ~45). Arrivals are ordered among
+ * events of their timestamp by (node, interface), not by when they were
+ * scheduled (QuadHeapScheduler::ScheduleArrival), so the order of events,
+ * and every output, are those of one event per frame scheduled at send.
+ * Under any other scheduler (ns-3's order same-time events by uid, so by
+ * when they were scheduled) each frame's arrival is scheduled as it is sent.
  */
 class FabricChannel : public Channel
 {
@@ -81,28 +87,53 @@ class FabricChannel : public Channel
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
   private:
-    /// A frame on the wire and the link's epoch when it was sent.
+    /// A frame on the wire, when it arrives and the link's epoch when it was
+    /// sent. The ring owns one reference to the packet (a raw pointer: ns-3.37's
+    /// Ptr has no move, so each Ptr hand-over would cost a Ref and an Unref).
     struct InFlight
     {
-        Ptr<Packet> packet;
-        uint32_t epoch;
+        Packet* packet;  //!< one reference owned by the ring
+        int64_t arrival; //!< arrival time, in time steps
+        uint32_t epoch;  //!< m_epoch when it was sent
     };
 
     /// Frames in flight towards one end, oldest first (a ring that only grows).
     class Wire
     {
       public:
-        void Push(Ptr<Packet> p, uint32_t epoch);
+        Wire() = default;
+        ~Wire();
+        Wire(const Wire&) = delete;
+        Wire& operator=(const Wire&) = delete;
+
+        /// Add \p p (the ring takes a reference) as the newest frame.
+        void Push(const Ptr<Packet>& p, int64_t arrival, uint32_t epoch);
+        /// Take the oldest frame out; the caller takes over its reference.
         InFlight Pop();
         void Clear();
 
+        /// \return true if no frame is in flight
+        bool IsEmpty() const
+        {
+            return m_size == 0;
+        }
+
+        /// \return the arrival time (time steps) of the oldest frame; requires !IsEmpty()
+        int64_t NextArrival() const
+        {
+            return m_ring[m_head].arrival;
+        }
+
       private:
+        /// Double the ring's capacity (it is full).
+        void Grow();
+
         std::vector<InFlight> m_ring; //!< capacity a power of two
         std::size_t m_head{0};        //!< index of the oldest frame
         std::size_t m_size{0};        //!< frames in flight
     };
 
-    /// The arrival event of one direction, scheduled once per frame in flight.
+    /// The arrival event of one direction (the scheduler holds a reference per pending arrival).
     class ArrivalEvent : public EventImpl
     {
       public:
@@ -117,6 +148,11 @@ class FabricChannel : public Channel
     void DoDispose() override;
     /// Hand the oldest frame towards \p peer to it, unless the link went down since it was sent.
     void Deliver(int peer) const;
+    /**
+     * Schedule the arrival event towards \p peer, \p delay from now.
+     * \return true if the scheduler orders it canonically (QuadHeapScheduler)
+     */
+    bool ScheduleArrival(int peer, const Time& delay) const;
 
     Time m_delay;                  //!< one-way propagation delay
     Ptr<FabricNetDevice> m_dev[2]; //!< the two ends
@@ -129,6 +165,9 @@ class FabricChannel : public Channel
     // flight are the channel's state that carrying a frame changes.
     mutable Wire m_wire[2];         //!< frames in flight towards end 0 / 1
     Ptr<ArrivalEvent> m_arrival[2]; //!< the arrival event towards end 0 / 1
+    /// Towards end 0 / 1, only the oldest frame's arrival is pending (set when
+    /// a frame enters the empty wire: the scheduler is a QuadHeapScheduler).
+    mutable bool m_chained[2]{false, false};
 };
 
 } // namespace ns3

@@ -23,11 +23,25 @@ constexpr std::size_t kArity = 4;
 uint64_t QuadHeapScheduler::s_nextArrival = QuadHeapScheduler::kNotArrival;
 
 /// Scheduler::EventKey's (ts, uid) order (uids are unique), arrivals first
-/// in their timestamp, by (node, ifIndex); the tie key holds either.
+/// in their timestamp, by (node, ifIndex); the tie key holds either. Compared
+/// as one 128-bit number (ts above tie): a compare and a subtract with
+/// borrow, no branch.
 inline bool
 QuadHeapScheduler::Earlier(const Entry& a, const Entry& b)
 {
-    return a.ev.key.m_ts < b.ev.key.m_ts || (a.ev.key.m_ts == b.ev.key.m_ts && a.tie < b.tie);
+    using U128 = unsigned __int128;
+    return ((U128{a.ts} << 64) | a.tie) < ((U128{b.ts} << 64) | b.tie);
+}
+
+inline Scheduler::Event
+QuadHeapScheduler::ToEvent(const Entry& e)
+{
+    Event ev;
+    ev.impl = e.impl;
+    ev.key.m_ts = e.ts;
+    ev.key.m_uid = e.uid;
+    ev.key.m_context = e.context;
+    return ev;
 }
 
 TypeId
@@ -50,10 +64,9 @@ QuadHeapScheduler::~QuadHeapScheduler()
     NS_LOG_FUNCTION(this);
 }
 
-void
-QuadHeapScheduler::SiftUp(std::size_t i)
+inline void
+QuadHeapScheduler::SiftUp(std::size_t i, const Entry& moving)
 {
-    Entry moving = m_heap[i];
     while (i > 0)
     {
         const std::size_t parent = (i - 1) / kArity;
@@ -111,7 +124,7 @@ QuadHeapScheduler::Erase(std::size_t i)
     {
         // The moved event may belong above or below its new place.
         SiftDown(i);
-        SiftUp(i);
+        SiftUp(i, Entry(m_heap[i]));
     }
 }
 
@@ -119,8 +132,15 @@ void
 QuadHeapScheduler::Insert(const Event& ev)
 {
     NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
-    m_heap.push_back({ev, s_nextArrival != kNotArrival ? s_nextArrival : kLocal | ev.key.m_uid});
-    SiftUp(m_heap.size() - 1);
+    uint64_t tie = kLocal | ev.key.m_uid;
+    if (s_nextArrival != kNotArrival)
+    {
+        tie = s_nextArrival;
+        s_nextArrival = kArrivalTaken; // tells ScheduleArrival this scheduler ordered it
+    }
+    const Entry e{ev.key.m_ts, tie, ev.impl, ev.key.m_uid, ev.key.m_context};
+    m_heap.emplace_back();
+    SiftUp(m_heap.size() - 1, e);
 }
 
 bool
@@ -133,21 +153,61 @@ Scheduler::Event
 QuadHeapScheduler::PeekNext() const
 {
     NS_ASSERT(!m_heap.empty());
-    return m_heap.front().ev;
+    return ToEvent(m_heap.front());
 }
 
 Scheduler::Event
 QuadHeapScheduler::RemoveNext()
 {
     NS_ASSERT(!m_heap.empty());
-    Event next = m_heap.front().ev;
+    Event next = ToEvent(m_heap.front());
     if (!(m_heap.front().tie & kLocal))
     {
         // Other events of this timestamp may have smaller uids and not have
         // run yet: the simulator's IsExpired must not take them for expired.
         next.key.m_uid = EventId::UID::RESERVED;
     }
-    Erase(0);
+    // Bottom-up deletion (Floyd; Wegener, "Bottom-up heapsort", TCS 1993):
+    // the hole at the root follows the earliest child down to a leaf, then
+    // the last event fills it and rises, usually by little since it came
+    // from the bottom. A level costs the three comparisons among four
+    // children, not four as when the last event sinks from the root.
+    const Entry last = m_heap.back();
+    m_heap.pop_back();
+    const std::size_t n = m_heap.size();
+    if (n == 0)
+    {
+        return next;
+    }
+    std::size_t i = 0;
+    while (true)
+    {
+        const std::size_t first = kArity * i + 1;
+        if (first >= n)
+        {
+            break;
+        }
+        std::size_t best = first;
+        if (first + kArity <= n)
+        {
+            // Four children (all but the last level's last parent): a
+            // tournament of three comparisons, the first two independent.
+            const Entry* c = &m_heap[first];
+            const std::size_t a = Earlier(c[1], c[0]) ? 1 : 0;
+            const std::size_t b = Earlier(c[3], c[2]) ? 3 : 2;
+            best += Earlier(c[b], c[a]) ? b : a;
+        }
+        else
+        {
+            for (std::size_t c = first + 1; c < n; ++c)
+            {
+                best = Earlier(m_heap[c], m_heap[best]) ? c : best;
+            }
+        }
+        m_heap[i] = m_heap[best];
+        i = best;
+    }
+    SiftUp(i, last);
     return next;
 }
 
@@ -157,7 +217,7 @@ QuadHeapScheduler::Remove(const Event& ev)
     NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
     for (std::size_t i = 0; i < m_heap.size(); ++i)
     {
-        if (m_heap[i].ev.key.m_uid == ev.key.m_uid)
+        if (m_heap[i].uid == ev.key.m_uid)
         {
             Erase(i);
             return;

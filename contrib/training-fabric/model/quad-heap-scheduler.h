@@ -47,8 +47,9 @@ namespace ns3
  * cache lines), the layout LaMarca and Ladner found fastest for priority queues
  * ("The influence of caches on the performance of heaps", JEA 1996).
  *
- * Insert and RemoveNext are O(log n); Remove (Simulator::Remove, rare) is
- * O(n): it finds the event by its uid.
+ * Insert and RemoveNext are O(log n); RemoveNext deletes bottom-up (see
+ * the .cc). Remove (Simulator::Remove, rare) is O(n): it finds the event by
+ * its uid.
  */
 class QuadHeapScheduler : public Scheduler
 {
@@ -69,14 +70,18 @@ class QuadHeapScheduler : public Scheduler
      * node, delay, args...), marked as an arrival for this scheduler (other
      * schedulers run it in uid order). No two arrivals may share timestamp,
      * node and interface (a link delivers one frame at a time).
+     * \return true if a QuadHeapScheduler took the event (its order does not
+     * depend on when it was scheduled), false if another scheduler did
      */
     template <typename... Ts>
-    static void ScheduleArrival(uint32_t node, uint32_t ifIndex, const Time& delay, Ts&&... args)
+    static bool ScheduleArrival(uint32_t node, uint32_t ifIndex, const Time& delay, Ts&&... args)
     {
         NS_ASSERT_MSG(node < (1U << 31), "QuadHeapScheduler: node id " << node << " too large");
         s_nextArrival = (uint64_t{node} << 32) | ifIndex;
         Simulator::ScheduleWithContext(node, delay, std::forward<Ts>(args)...);
+        const bool canonical = s_nextArrival == kArrivalTaken;
         s_nextArrival = kNotArrival;
+        return canonical;
     }
 
   private:
@@ -85,22 +90,31 @@ class QuadHeapScheduler : public Scheduler
     static constexpr uint64_t kLocal = uint64_t{1} << 63;
     /// s_nextArrival outside ScheduleArrival.
     static constexpr uint64_t kNotArrival = UINT64_MAX;
+    /// s_nextArrival once a QuadHeapScheduler has inserted the arrival.
+    static constexpr uint64_t kArrivalTaken = UINT64_MAX - 1;
     /// Tie key of the event being inserted (set by ScheduleArrival around
     /// its one Insert; ns-3 simulations run on one thread).
     static uint64_t s_nextArrival;
 
-    /// A pending event and its place among events of its timestamp.
+    /// A pending event: its order key (ts, tie) first, then the rest of the
+    /// ns-3 Event (32 bytes; two entries per cache line).
     struct Entry
     {
-        Event ev;     //!< the event, as the simulator inserted it
-        uint64_t tie; //!< node << 32 | ifIndex for arrivals, kLocal | uid otherwise
+        uint64_t ts;      //!< timestamp (Scheduler::EventKey::m_ts)
+        uint64_t tie;     //!< node << 32 | ifIndex for arrivals, kLocal | uid otherwise
+        EventImpl* impl;  //!< the event (Scheduler::Event::impl)
+        uint32_t uid;     //!< Scheduler::EventKey::m_uid
+        uint32_t context; //!< Scheduler::EventKey::m_context
     };
 
-    /// (ts, tie) order; (ts, uid) for all but arrivals.
+    /// (ts, tie) order; (ts, uid) for all but arrivals. No two pending
+    /// events have the same (ts, tie), so the order is total.
     static bool Earlier(const Entry& a, const Entry& b);
+    /// \return the Event an entry holds
+    static Event ToEvent(const Entry& e);
 
-    /// Moves the event at \p i toward the root until its parent is earlier.
-    void SiftUp(std::size_t i);
+    /// Moves \p moving, meant for index \p i, toward the root until its parent is earlier.
+    void SiftUp(std::size_t i, const Entry& moving);
     /// Moves the event at \p i toward the leaves until its children are later.
     void SiftDown(std::size_t i);
     /// Takes the event at \p i out, filling its place with the last one.
