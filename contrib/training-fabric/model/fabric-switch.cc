@@ -161,18 +161,38 @@ FabricSwitch::AddRouteGroup(const std::vector<uint16_t>& ports)
     {
         return 0;
     }
-    auto [it, added] = m_groupIndex.emplace(ports, static_cast<uint32_t>(m_groups.size()));
-    if (added)
+    // Route computation asks for one group many times in a row (from a
+    // leaf, the uplinks toward every remote leaf): compare with the last one
+    // before searching, and search before copying the ports into a key.
+    if (m_groups[m_lastGroup] == ports)
     {
+        return m_lastGroup;
+    }
+    auto it = m_groupIndex.find(ports);
+    if (it == m_groupIndex.end())
+    {
+        it = m_groupIndex.emplace(ports, static_cast<uint32_t>(m_groups.size())).first;
         m_groups.push_back(ports);
     }
-    return it->second;
+    m_lastGroup = it->second;
+    return m_lastGroup;
 }
 
 void
 FabricSwitch::SetRouteGroup(uint32_t dstHost, uint32_t group)
 {
     NS_ASSERT(group < m_groups.size());
+    if (m_groupOf.empty() && m_hosts)
+    {
+        // The first route set per host: every host's route moves to a
+        // per-host table, which GetRouteGroupIndex reads from now on.
+        std::vector<uint32_t> table(m_hosts->sw.size());
+        for (uint32_t h = 0; h < table.size(); ++h)
+        {
+            table[h] = GetRouteGroupIndex(h);
+        }
+        m_groupOf = std::move(table);
+    }
     if (m_groupOf.size() <= dstHost)
     {
         m_groupOf.resize(dstHost + 1, 0);
@@ -190,18 +210,82 @@ FabricSwitch::SetRouteGroup(const std::vector<uint32_t>& dstHosts, uint32_t grou
 }
 
 void
-FabricSwitch::ReserveRoutes(uint32_t nHosts)
+FabricSwitch::SetHostAttachments(std::shared_ptr<const HostAttachments> at, uint32_t self)
 {
-    if (m_groupOf.size() < nHosts)
+    m_hosts = std::move(at);
+    m_self = self;
+}
+
+void
+FabricSwitch::SetSwitchRouteGroup(uint32_t dstSwitch,
+                                  uint32_t group,
+                                  const std::vector<uint32_t>& hosts)
+{
+    NS_ASSERT(group < m_groups.size());
+    if (m_groupOfSwitch.size() <= dstSwitch)
     {
-        m_groupOf.resize(nHosts, 0);
+        m_groupOfSwitch.resize(dstSwitch + 1, 0);
     }
+    m_groupOfSwitch[dstSwitch] = group;
+    if (!m_groupOf.empty())
+    {
+        SetRouteGroup(hosts, group);
+    }
+}
+
+void
+FabricSwitch::SetAttachedRoutes(const std::vector<uint32_t>& hosts)
+{
+    NS_ASSERT_MSG(m_hosts, "FabricSwitch: SetHostAttachments first");
+    m_groupOfPort.resize(m_ports.size(), 0);
+    for (uint32_t h : hosts)
+    {
+        const uint16_t port = m_hosts->port.at(h);
+        const uint32_t group = AddRouteGroup({port});
+        m_groupOfPort.at(port) = group;
+        if (!m_groupOf.empty())
+        {
+            SetRouteGroup(h, group);
+        }
+    }
+}
+
+uint32_t
+FabricSwitch::GetRouteGroupIndex(uint32_t dstHost) const
+{
+    if (!m_groupOf.empty() || !m_hosts)
+    {
+        return dstHost < m_groupOf.size() ? m_groupOf[dstHost] : 0;
+    }
+    if (dstHost >= m_hosts->sw.size())
+    {
+        return 0;
+    }
+    const uint32_t t = m_hosts->sw[dstHost];
+    if (t == m_self)
+    {
+        const uint16_t port = m_hosts->port[dstHost];
+        return port < m_groupOfPort.size() ? m_groupOfPort[port] : 0;
+    }
+    return t < m_groupOfSwitch.size() ? m_groupOfSwitch[t] : 0;
 }
 
 const std::vector<uint16_t>&
 FabricSwitch::GetRoute(uint32_t dstHost) const
 {
-    return m_groups[dstHost < m_groupOf.size() ? m_groupOf[dstHost] : 0];
+    return m_groups[GetRouteGroupIndex(dstHost)];
+}
+
+uint32_t
+FabricSwitch::GetNRouteGroups() const
+{
+    return static_cast<uint32_t>(m_groups.size());
+}
+
+const std::vector<uint16_t>&
+FabricSwitch::GetRouteGroup(uint32_t group) const
+{
+    return m_groups.at(group);
 }
 
 void

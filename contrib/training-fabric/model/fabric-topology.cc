@@ -21,8 +21,8 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 #include <tuple>
 
@@ -291,9 +291,20 @@ FabricTopology::ComputeRoutes(bool initial)
     const uint32_t nSw = static_cast<uint32_t>(m_switches.size());
     std::vector<uint32_t> first(nSw + 1, 0);
     std::vector<uint32_t> peerOf;
+    // Tables by destination switch (FabricSwitch::SetHostAttachments): a
+    // table per switch and host would be 4 bytes x switches x hosts, 440 MB
+    // on a 1,000 x 100 leaf-spine.
+    auto attachments = std::make_shared<FabricSwitch::HostAttachments>();
+    attachments->sw.reserve(m_hosts.size());
+    attachments->port.reserve(m_hosts.size());
+    for (const HostEntry& h : m_hosts)
+    {
+        attachments->sw.push_back(h.at.index);
+        attachments->port.push_back(static_cast<uint16_t>(h.at.port));
+    }
     for (uint32_t s = 0; s < nSw; ++s)
     {
-        m_switches[s].sw->ReserveRoutes(static_cast<uint32_t>(m_hosts.size()));
+        m_switches[s].sw->SetHostAttachments(attachments, s);
         first[s] = static_cast<uint32_t>(peerOf.size());
         const uint32_t nPorts = static_cast<uint32_t>(m_switches[s].portLink.size());
         for (uint32_t port = 0; port < nPorts; ++port)
@@ -355,10 +366,7 @@ FabricTopology::ComputeRoutes(bool initial)
             Ptr<FabricSwitch> sw = m_switches[s].sw;
             if (s == t)
             {
-                for (uint32_t host : hostsAt[t])
-                {
-                    sw->SetRoute(host, {static_cast<uint16_t>(m_hosts[host].at.port)});
-                }
+                sw->SetAttachedRoutes(hostsAt[t]);
                 continue;
             }
             next.clear();
@@ -370,7 +378,7 @@ FabricTopology::ComputeRoutes(bool initial)
                     next.push_back(static_cast<uint16_t>(i - first[s]));
                 }
             }
-            sw->SetRouteGroup(hostsAt[t], sw->AddRouteGroup(next));
+            sw->SetSwitchRouteGroup(t, sw->AddRouteGroup(next), hostsAt[t]);
         }
     }
 }
@@ -567,13 +575,24 @@ FabricTopology::GetPaths(uint32_t src, uint32_t dst, uint32_t limit) const
 std::vector<FabricTopology::EcmpGroup>
 FabricTopology::GetEcmpGroups() const
 {
+    // A switch's groups in the order of the first host routed through each,
+    // named in that order; groups equal as sets once sorted count once.
     std::vector<EcmpGroup> groups;
+    std::vector<bool> visited;
     for (uint32_t s = 0; s < m_switches.size(); ++s)
     {
+        const Ptr<FabricSwitch>& sw = m_switches[s].sw;
+        visited.assign(sw->GetNRouteGroups(), false);
         std::set<std::vector<uint16_t>> seen;
         for (uint32_t h = 0; h < m_hosts.size(); ++h)
         {
-            std::vector<uint16_t> ports = m_switches[s].sw->GetRoute(h);
+            const uint32_t g = sw->GetRouteGroupIndex(h);
+            if (visited[g])
+            {
+                continue;
+            }
+            visited[g] = true;
+            std::vector<uint16_t> ports = sw->GetRouteGroup(g);
             if (ports.size() < 2)
             {
                 continue;
@@ -581,13 +600,11 @@ FabricTopology::GetEcmpGroups() const
             std::sort(ports.begin(), ports.end());
             if (seen.insert(ports).second)
             {
-                EcmpGroup g;
-                g.sw = s;
-                g.ports = ports;
-                std::ostringstream name;
-                name << m_switches[s].sw->GetName() << ".g" << (seen.size() - 1);
-                g.name = name.str();
-                groups.push_back(g);
+                EcmpGroup e;
+                e.sw = s;
+                e.ports = ports;
+                e.name = sw->GetName() + ".g" + std::to_string(seen.size() - 1);
+                groups.push_back(std::move(e));
             }
         }
     }
