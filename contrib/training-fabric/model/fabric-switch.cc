@@ -14,7 +14,6 @@
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
-#include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
 
 namespace ns3
@@ -89,7 +88,6 @@ FabricSwitch::FabricSwitch()
 {
     m_mmu = CreateObject<SharedBufferMmu>();
     m_routing = CreateObject<EcmpRouting>();
-    m_uniform = CreateObject<UniformRandomVariable>();
 }
 
 FabricSwitch::~FabricSwitch() = default;
@@ -107,7 +105,6 @@ FabricSwitch::DoDispose()
     m_ports.clear();
     m_routing = nullptr;
     m_mmu = nullptr;
-    m_uniform = nullptr;
     Object::DoDispose();
 }
 
@@ -182,22 +179,24 @@ void
 FabricSwitch::SetRouteGroup(uint32_t dstHost, uint32_t group)
 {
     NS_ASSERT(group < m_groups.size());
-    if (m_groupOf.empty() && m_hosts)
+    if (m_hostSwitch)
     {
         // The first route set per host: every host's route moves to a
         // per-host table, which GetRouteGroupIndex reads from now on.
-        std::vector<uint32_t> table(m_hosts->sw.size());
-        for (uint32_t h = 0; h < table.size(); ++h)
+        std::vector<uint32_t> table(m_nRouted);
+        for (uint32_t h = 0; h < m_nRouted; ++h)
         {
             table[h] = GetRouteGroupIndex(h);
         }
         m_groupOf = std::move(table);
+        m_hostSwitch = nullptr;
     }
     if (m_groupOf.size() <= dstHost)
     {
         m_groupOf.resize(dstHost + 1, 0);
     }
     m_groupOf[dstHost] = group;
+    m_nRouted = static_cast<uint32_t>(m_groupOf.size());
 }
 
 void
@@ -210,10 +209,24 @@ FabricSwitch::SetRouteGroup(const std::vector<uint32_t>& dstHosts, uint32_t grou
 }
 
 void
-FabricSwitch::SetHostAttachments(std::shared_ptr<const HostAttachments> at, uint32_t self)
+FabricSwitch::SetHostAttachments(std::shared_ptr<const HostAttachments> at,
+                                 uint32_t self,
+                                 uint32_t nSwitches)
 {
+    NS_ASSERT(at->sw.size() == at->port.size());
     m_hosts = std::move(at);
+    m_hostPort = m_hosts->port.data();
     m_self = self;
+    if (m_groupOfSwitch.size() < nSwitches)
+    {
+        m_groupOfSwitch.resize(nSwitches, 0);
+    }
+    m_groupOfPort.resize(m_ports.size(), 0);
+    if (m_groupOf.empty())
+    {
+        m_hostSwitch = m_hosts->sw.data();
+        m_nRouted = static_cast<uint32_t>(m_hosts->sw.size());
+    }
 }
 
 void
@@ -222,12 +235,8 @@ FabricSwitch::SetSwitchRouteGroup(uint32_t dstSwitch,
                                   const std::vector<uint32_t>& hosts)
 {
     NS_ASSERT(group < m_groups.size());
-    if (m_groupOfSwitch.size() <= dstSwitch)
-    {
-        m_groupOfSwitch.resize(dstSwitch + 1, 0);
-    }
-    m_groupOfSwitch[dstSwitch] = group;
-    if (!m_groupOf.empty())
+    m_groupOfSwitch.at(dstSwitch) = group;
+    if (!m_hostSwitch)
     {
         SetRouteGroup(hosts, group);
     }
@@ -237,43 +246,17 @@ void
 FabricSwitch::SetAttachedRoutes(const std::vector<uint32_t>& hosts)
 {
     NS_ASSERT_MSG(m_hosts, "FabricSwitch: SetHostAttachments first");
-    m_groupOfPort.resize(m_ports.size(), 0);
     for (uint32_t h : hosts)
     {
-        const uint16_t port = m_hosts->port.at(h);
+        NS_ASSERT(m_hosts->sw.at(h) == m_self);
+        const uint16_t port = m_hosts->port[h];
         const uint32_t group = AddRouteGroup({port});
         m_groupOfPort.at(port) = group;
-        if (!m_groupOf.empty())
+        if (!m_hostSwitch)
         {
             SetRouteGroup(h, group);
         }
     }
-}
-
-uint32_t
-FabricSwitch::GetRouteGroupIndex(uint32_t dstHost) const
-{
-    if (!m_groupOf.empty() || !m_hosts)
-    {
-        return dstHost < m_groupOf.size() ? m_groupOf[dstHost] : 0;
-    }
-    if (dstHost >= m_hosts->sw.size())
-    {
-        return 0;
-    }
-    const uint32_t t = m_hosts->sw[dstHost];
-    if (t == m_self)
-    {
-        const uint16_t port = m_hosts->port[dstHost];
-        return port < m_groupOfPort.size() ? m_groupOfPort[port] : 0;
-    }
-    return t < m_groupOfSwitch.size() ? m_groupOfSwitch[t] : 0;
-}
-
-const std::vector<uint16_t>&
-FabricSwitch::GetRoute(uint32_t dstHost) const
-{
-    return m_groups[GetRouteGroupIndex(dstHost)];
 }
 
 uint32_t
@@ -309,7 +292,7 @@ FabricSwitch::GetMmu() const
 int64_t
 FabricSwitch::AssignStreams(int64_t stream)
 {
-    m_uniform->SetStream(stream);
+    m_uniform.SetStream(stream);
     return 1 + m_routing->AssignStreams(stream + 1);
 }
 
@@ -459,7 +442,7 @@ FabricSwitch::FrameDequeued(FabricNetDevice* dev, const Ptr<Packet>& p, uint8_t 
     if ((tag & kEctTagBit) && m_mmu->IsEcnEnabled())
     {
         const double prob = m_mmu->MarkProbability(dev->GetQueueBytes(cls));
-        if (prob > 0.0 && (prob >= 1.0 || m_uniform->GetValue() < prob))
+        if (prob > 0.0 && (prob >= 1.0 || m_uniform.GetValue() < prob))
         {
             NS_LOG_LOGIC(m_name << " CE mark at port " << dev->GetPortIndex() << ", class " << +cls
                                 << ", probability " << prob);

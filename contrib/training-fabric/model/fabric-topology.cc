@@ -304,7 +304,7 @@ FabricTopology::ComputeRoutes(bool initial)
     }
     for (uint32_t s = 0; s < nSw; ++s)
     {
-        m_switches[s].sw->SetHostAttachments(attachments, s);
+        m_switches[s].sw->SetHostAttachments(attachments, s, nSw);
         first[s] = static_cast<uint32_t>(peerOf.size());
         const uint32_t nPorts = static_cast<uint32_t>(m_switches[s].portLink.size());
         for (uint32_t port = 0; port < nPorts; ++port)

@@ -7,7 +7,8 @@
  * as an object the factory builds, follow attributes set later and share no
  * state with its siblings; the devices' frame queues (FifoQueue) must keep
  * first-in first-out order through growth and wrap-around. Forwarding through
- * copied devices is what every data-plane test of the suite runs on.
+ * copied devices is what every data-plane test of the suite runs on. A
+ * switch's lazily built random stream draws what ns-3's variable drew.
  */
 #include "ns3/boolean.h"
 #include "ns3/config.h"
@@ -17,12 +18,16 @@
 #include "ns3/fabric-net-device.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/fifo-queue.h"
+#include "ns3/lazy-uniform-stream.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/rdma-nic.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/rng-stream.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -215,4 +220,66 @@ TEST(Construction, FifoQueueKeepsOrderThroughGrowthAndWrapAround)
     pq.clear();
     EXPECT_EQ(p->GetReferenceCount(), 1u);
     EXPECT_TRUE(pq.empty());
+}
+
+TEST(Construction, LazyUniformStreamDrawsWhatAUniformRandomVariableDraws)
+{
+    // A switch's RED draws come from a LazyUniformStream, which must give the
+    // numbers of the UniformRandomVariable it replaced: with a fixed stream
+    // (AssignStreams), and with the automatic stream a variable created at
+    // the same point would take (a program that never calls AssignStreams).
+    // The reference is ns-3's own class.
+    Ptr<UniformRandomVariable> fixedRef = CreateObject<UniformRandomVariable>();
+    fixedRef->SetStream(7);
+    LazyUniformStream fixed;
+    fixed.SetStream(7);
+    for (int i = 0; i < 1000; ++i)
+    {
+        ASSERT_EQ(fixed.GetValue(), fixedRef->GetValue()) << "draw " << i;
+    }
+    // GetInteger: the same truncation of the same doubles (ECMP-style picks
+    // among 1..64 members).
+    fixedRef->SetStream(8);
+    fixed.SetStream(8);
+    for (uint32_t i = 0; i < 1000; ++i)
+    {
+        const uint32_t n = 1 + i % 64;
+        ASSERT_EQ(fixed.GetInteger(0, n - 1), fixedRef->GetInteger(0, n - 1)) << "draw " << i;
+    }
+    // Automatic streams: variables created in a row take consecutive stream
+    // indices. Created as (reference, lazy, reference), the lazy one must
+    // draw what the middle one of three references draws, and the third
+    // reference what the third draws: the lazy stream took its index at
+    // creation, as a UniformRandomVariable does.
+    auto firstDraws = [](Ptr<UniformRandomVariable> v) {
+        std::vector<double> d;
+        for (int i = 0; i < 100; ++i)
+        {
+            d.push_back(v->GetValue());
+        }
+        return d;
+    };
+    const uint64_t base = RngSeedManager::GetNextStreamIndex() + 1;
+    Ptr<UniformRandomVariable> a = CreateObject<UniformRandomVariable>();
+    LazyUniformStream lazy;
+    Ptr<UniformRandomVariable> c = CreateObject<UniformRandomVariable>();
+    std::vector<double> lazyDraws;
+    for (int i = 0; i < 100; ++i)
+    {
+        lazyDraws.push_back(lazy.GetValue());
+    }
+    // The same three indices again, from plain RngStreams (what ns-3's
+    // RandomVariableStream::SetStream(-1) builds): base, base + 1, base + 2.
+    std::vector<std::vector<double>> expected(3);
+    for (uint64_t k = 0; k < 3; ++k)
+    {
+        RngStream s(RngSeedManager::GetSeed(), base + k, RngSeedManager::GetRun());
+        for (int i = 0; i < 100; ++i)
+        {
+            expected[k].push_back(s.RandU01());
+        }
+    }
+    EXPECT_EQ(firstDraws(a), expected[0]);
+    EXPECT_EQ(lazyDraws, expected[1]);
+    EXPECT_EQ(firstDraws(c), expected[2]);
 }
