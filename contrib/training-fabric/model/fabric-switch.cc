@@ -115,7 +115,6 @@ FabricSwitch::AddPort(Ptr<FabricNetDevice> dev)
     dev->SetPortIndex(index);
     dev->SetPortHandler(this);
     m_ports.push_back(dev);
-    m_refresh.emplace_back();
     return index;
 }
 
@@ -134,7 +133,11 @@ FabricSwitch::GetPort(uint32_t i) const
 std::string
 FabricSwitch::Configure()
 {
+    // The pause refresh timers, sized once for every port (not grown and
+    // copied port by port: 256 bytes a port, 1,000 ports on a spine).
+    m_refresh.resize(m_ports.size());
     std::vector<SharedBufferMmu::PortInfo> info;
+    info.reserve(m_ports.size());
     for (const auto& dev : m_ports)
     {
         SharedBufferMmu::PortInfo pi;

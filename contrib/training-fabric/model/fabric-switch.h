@@ -71,7 +71,8 @@ class FabricSwitch : public Object, private FabricPortHandler
     Ptr<FabricNetDevice> GetPort(uint32_t i) const;
 
     /**
-     * Size the MMU for the ports added so far. Call after all AddPort().
+     * Size the MMU and the pause timers for the ports added so far. Call
+     * after all AddPort().
      * \return an empty string or a one-line reason the buffer is too small
      */
     std::string Configure();
