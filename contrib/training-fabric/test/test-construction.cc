@@ -8,8 +8,10 @@
  * state with its siblings; the devices' frame queues (FifoQueue) must keep
  * first-in first-out order through growth and wrap-around. Forwarding through
  * copied devices is what every data-plane test of the suite runs on. A
- * switch's lazily built random stream draws what ns-3's variable drew.
+ * switch's lazily built random stream draws what ns-3's variable drew; the
+ * devices' block pool hands out distinct, aligned blocks.
  */
+#include "ns3/block-pool.h"
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
@@ -32,6 +34,9 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <deque>
 #include <gtest/gtest.h>
 #include <set>
@@ -282,4 +287,56 @@ TEST(Construction, LazyUniformStreamDrawsWhatAUniformRandomVariableDraws)
     EXPECT_EQ(firstDraws(a), expected[0]);
     EXPECT_EQ(lazyDraws, expected[1]);
     EXPECT_EQ(firstDraws(c), expected[2]);
+}
+
+TEST(Construction, BlockPoolHandsOutDistinctAlignedBlocksAcrossSlabs)
+{
+    // Devices come from a BlockPool. Blocks of 1,000 bytes are rounded up
+    // to the alignment of operator new (16 on x86-64: 1,008); 3 blocks a
+    // slab, so 10 blocks span 4 slabs. Every block must be aligned and no
+    // two may overlap (sorted, consecutive addresses at least a block apart).
+    BlockPool pool(1000, 3);
+    const std::size_t align = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
+    const std::size_t size = (1000 + align - 1) / align * align;
+    EXPECT_EQ(pool.GetBlockSize(), size);
+    std::vector<char*> blocks;
+    for (int i = 0; i < 10; ++i)
+    {
+        blocks.push_back(static_cast<char*>(pool.Allocate()));
+        std::memset(blocks.back(), i, pool.GetBlockSize()); // writable, whole
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(blocks.back()) % align, 0u);
+    }
+    std::vector<char*> sorted = blocks;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t i = 1; i < sorted.size(); ++i)
+    {
+        EXPECT_GE(static_cast<std::size_t>(sorted[i] - sorted[i - 1]), size);
+    }
+    for (int i = 0; i < 10; ++i)
+    {
+        EXPECT_EQ(blocks[i][size - 1], static_cast<char>(i)); // nothing wrote over it
+    }
+    for (char* b : blocks)
+    {
+        pool.Release(b);
+    }
+    // Devices built and destroyed through the pool, many times over.
+    for (int round = 0; round < 3; ++round)
+    {
+        std::vector<Ptr<FabricNetDevice>> devs;
+        for (int i = 0; i < 200; ++i)
+        {
+            devs.push_back(CreateObject<FabricNetDevice>());
+        }
+        std::set<FabricNetDevice*> distinct;
+        for (const auto& d : devs)
+        {
+            distinct.insert(PeekPointer(d));
+        }
+        EXPECT_EQ(distinct.size(), devs.size());
+        for (auto& d : devs)
+        {
+            d->Dispose();
+        }
+    }
 }
