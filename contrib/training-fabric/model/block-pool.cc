@@ -49,10 +49,11 @@ BlockPool::Allocate()
     }
     if (m_next == m_end)
     {
-        char* slab = static_cast<char*>(::operator new(m_blockSize* m_blocksPerSlab));
+        const std::size_t slabBytes = m_blockSize * m_blocksPerSlab;
+        char* slab = static_cast<char*>(::operator new(slabBytes));
         m_slabs.push_back(slab);
         m_next = slab;
-        m_end = slab + m_blockSize * m_blocksPerSlab;
+        m_end = slab + slabBytes;
     }
     void* b = m_next;
     m_next += m_blockSize;
