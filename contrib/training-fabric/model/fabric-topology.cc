@@ -84,6 +84,7 @@ FabricTopology::DoDispose()
     m_links.clear();
     m_deviceProto = nullptr;
     m_nicProto = nullptr;
+    m_channelProto = nullptr;
     Object::DoDispose();
 }
 
@@ -190,10 +191,22 @@ FabricTopology::AddLink(Endpoint a,
                         DataRate rate,
                         Time delay)
 {
-    // A link between two ranks: the channel that hands frames to MPI.
-    Ptr<FabricChannel> ch = da->GetNode()->GetSystemId() == db->GetNode()->GetSystemId()
-                                ? CreateObject<FabricChannel>()
-                                : m_remoteChannelFactory.Create<FabricChannel>();
+    // A link between two ranks: the channel that hands frames to MPI. Any
+    // other link's channel is a copy of the first (see AddHost).
+    Ptr<FabricChannel> ch;
+    if (da->GetNode()->GetSystemId() != db->GetNode()->GetSystemId())
+    {
+        ch = m_remoteChannelFactory.Create<FabricChannel>();
+    }
+    else if (m_channelProto)
+    {
+        ch = CopyObject(m_channelProto);
+    }
+    else
+    {
+        ch = CreateObject<FabricChannel>();
+        m_channelProto = ch;
+    }
     ch->SetAttribute("Delay", TimeValue(delay));
     da->Attach(ch);
     db->Attach(ch);

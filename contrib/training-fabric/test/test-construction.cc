@@ -13,6 +13,7 @@
  */
 #include "ns3/block-pool.h"
 #include "ns3/boolean.h"
+#include "ns3/channel-list.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/enum.h"
@@ -157,6 +158,51 @@ TEST(Construction, CopiedDevicesAndNicsCarryTheFactoryAttributes)
         EXPECT_EQ(nic->GetHostId(), h);
     }
     Config::Reset();
+    Simulator::Destroy();
+}
+
+TEST(Construction, CopiedChannelsAreNewChannelsOfTheirTypeWithTheirLinksDelay)
+{
+    // Every channel after the first is a copy of the first. A copy must be
+    // what CreateObject builds: TypeId ns3::FabricChannel, its own id in
+    // ns-3's ChannelList, the delay of its own link, the same attribute
+    // values as a channel built by CreateObject with that delay, and both
+    // of its ends attached. 2 leaves x 2 spines x 2 hosts: 4 host links of
+    // 1 us and 4 leaf-spine links of 3 us, 8 channels.
+    const uint32_t before = ChannelList::GetNChannels();
+    LeafSpineHelper ls;
+    ls.SetShape(2, 2, 2, 1);
+    ls.SetHostLink(DataRate("100Gbps"), MicroSeconds(1));
+    ls.SetFabricLink(DataRate("400Gbps"), MicroSeconds(3));
+    Ptr<FabricTopology> topo = ls.Install();
+    ASSERT_EQ(topo->GetNLinks(), 8u);
+    EXPECT_EQ(ChannelList::GetNChannels(), before + 8);
+    std::set<uint32_t> ids;
+    for (uint32_t l = 0; l < topo->GetNLinks(); ++l)
+    {
+        const FabricTopology::Link& link = topo->GetLink(l);
+        Ptr<FabricChannel> ch = link.devA->GetFabricChannel();
+        ASSERT_TRUE(ch);
+        EXPECT_EQ(link.devB->GetFabricChannel(), ch);
+        EXPECT_EQ(ch->GetInstanceTypeId(), FabricChannel::GetTypeId()) << "link " << l;
+        EXPECT_EQ(ch->GetNDevices(), 2u);
+        EXPECT_EQ(ch->GetDelay(), link.a.isHost ? MicroSeconds(1) : MicroSeconds(3));
+        EXPECT_TRUE(ids.insert(ch->GetId()).second) << "link " << l;
+        EXPECT_EQ(ChannelList::GetChannel(ch->GetId()), ch);
+        // Every attribute but the id (checked above) as CreateObject's.
+        Ptr<FabricChannel> ref = CreateObject<FabricChannel>();
+        ref->SetAttribute("Delay", TimeValue(ch->GetDelay()));
+        auto withoutId = [](std::vector<std::string> v) {
+            v.erase(std::remove_if(v.begin(),
+                                   v.end(),
+                                   [](const std::string& a) { return a.rfind("Id=", 0) == 0; }),
+                    v.end());
+            return v;
+        };
+        EXPECT_EQ(withoutId(AttributeStrings(ch, FabricChannel::GetTypeId())),
+                  withoutId(AttributeStrings(ref, FabricChannel::GetTypeId())))
+            << "link " << l;
+    }
     Simulator::Destroy();
 }
 
