@@ -3,7 +3,6 @@
  */
 #include "fabric-net-device.h"
 
-#include "block-pool.h"
 #include "fabric-channel.h"
 #include "pfc-header.h"
 #include "roce-header.h"
@@ -124,42 +123,6 @@ FabricNetDevice::TxCompleteEvent::Notify()
 }
 
 FabricNetDevice::~FabricNetDevice() = default;
-
-namespace
-{
-/// The devices' pool: 64 per slab (about 80 KB). Never destroyed, so that
-/// a device freed during static destruction still finds it.
-BlockPool&
-DevicePool()
-{
-    static BlockPool* pool = new BlockPool(sizeof(FabricNetDevice), 64);
-    return *pool;
-}
-} // namespace
-
-void*
-FabricNetDevice::operator new(std::size_t size)
-{
-    // A subclass of another size gets the global operator new.
-    return size == sizeof(FabricNetDevice) ? DevicePool().Allocate() : ::operator new(size);
-}
-
-void
-FabricNetDevice::operator delete(void* p, std::size_t size)
-{
-    if (!p)
-    {
-        return;
-    }
-    if (size == sizeof(FabricNetDevice))
-    {
-        DevicePool().Release(p);
-    }
-    else
-    {
-        ::operator delete(p);
-    }
-}
 
 void
 FabricNetDevice::DoDispose()
