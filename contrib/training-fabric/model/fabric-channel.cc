@@ -41,6 +41,21 @@ FabricChannel::FabricChannel()
     m_arrival[1] = Create<ArrivalEvent>(this, 1);
 }
 
+FabricChannel::FabricChannel(const FabricChannel& proto)
+    : FabricChannel()
+{
+    // Only attribute values are copied; the state (ends, frames in flight,
+    // link state, arrival events) is a new channel's.
+    m_delay = proto.m_delay;
+    m_copiedTid = proto.GetInstanceTypeId();
+}
+
+TypeId
+FabricChannel::GetInstanceTypeId() const
+{
+    return m_copiedTid.GetUid() != 0 ? m_copiedTid : Channel::GetInstanceTypeId();
+}
+
 void
 FabricChannel::DoDispose()
 {

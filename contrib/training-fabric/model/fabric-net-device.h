@@ -144,6 +144,11 @@ class FabricNetDevice : public NetDevice
     FabricNetDevice();
     ~FabricNetDevice() override;
 
+    /// Devices come from a BlockPool (set-up of large fabrics; see block-pool.h).
+    static void* operator new(std::size_t size);
+    /// Returns a device's memory to the pool.
+    static void operator delete(void* p, std::size_t size);
+
     /// Attach to a cable.
     void Attach(Ptr<FabricChannel> channel);
     /// \return the cable

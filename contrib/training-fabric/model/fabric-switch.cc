@@ -14,7 +14,6 @@
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
-#include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
 
 namespace ns3
@@ -89,7 +88,6 @@ FabricSwitch::FabricSwitch()
 {
     m_mmu = CreateObject<SharedBufferMmu>();
     m_routing = CreateObject<EcmpRouting>();
-    m_uniform = CreateObject<UniformRandomVariable>();
 }
 
 FabricSwitch::~FabricSwitch() = default;
@@ -107,7 +105,6 @@ FabricSwitch::DoDispose()
     m_ports.clear();
     m_routing = nullptr;
     m_mmu = nullptr;
-    m_uniform = nullptr;
     Object::DoDispose();
 }
 
@@ -118,7 +115,6 @@ FabricSwitch::AddPort(Ptr<FabricNetDevice> dev)
     dev->SetPortIndex(index);
     dev->SetPortHandler(this);
     m_ports.push_back(dev);
-    m_refresh.emplace_back();
     return index;
 }
 
@@ -137,7 +133,11 @@ FabricSwitch::GetPort(uint32_t i) const
 std::string
 FabricSwitch::Configure()
 {
+    // The pause refresh timers, sized once for every port (not grown and
+    // copied port by port: 256 bytes a port, 1,000 ports on a spine).
+    m_refresh.resize(m_ports.size());
     std::vector<SharedBufferMmu::PortInfo> info;
+    info.reserve(m_ports.size());
     for (const auto& dev : m_ports)
     {
         SharedBufferMmu::PortInfo pi;
@@ -161,23 +161,45 @@ FabricSwitch::AddRouteGroup(const std::vector<uint16_t>& ports)
     {
         return 0;
     }
-    auto [it, added] = m_groupIndex.emplace(ports, static_cast<uint32_t>(m_groups.size()));
-    if (added)
+    // Route computation asks for one group many times in a row (from a
+    // leaf, the uplinks toward every remote leaf): compare with the last one
+    // before searching, and search before copying the ports into a key.
+    if (m_groups[m_lastGroup] == ports)
     {
+        return m_lastGroup;
+    }
+    auto it = m_groupIndex.find(ports);
+    if (it == m_groupIndex.end())
+    {
+        it = m_groupIndex.emplace(ports, static_cast<uint32_t>(m_groups.size())).first;
         m_groups.push_back(ports);
     }
-    return it->second;
+    m_lastGroup = it->second;
+    return m_lastGroup;
 }
 
 void
 FabricSwitch::SetRouteGroup(uint32_t dstHost, uint32_t group)
 {
     NS_ASSERT(group < m_groups.size());
+    if (m_hostSwitch)
+    {
+        // The first route set per host: every host's route moves to a
+        // per-host table, which GetRouteGroupIndex reads from now on.
+        std::vector<uint32_t> table(m_nRouted);
+        for (uint32_t h = 0; h < m_nRouted; ++h)
+        {
+            table[h] = GetRouteGroupIndex(h);
+        }
+        m_groupOf = std::move(table);
+        m_hostSwitch = nullptr;
+    }
     if (m_groupOf.size() <= dstHost)
     {
         m_groupOf.resize(dstHost + 1, 0);
     }
     m_groupOf[dstHost] = group;
+    m_nRouted = static_cast<uint32_t>(m_groupOf.size());
 }
 
 void
@@ -190,18 +212,66 @@ FabricSwitch::SetRouteGroup(const std::vector<uint32_t>& dstHosts, uint32_t grou
 }
 
 void
-FabricSwitch::ReserveRoutes(uint32_t nHosts)
+FabricSwitch::SetHostAttachments(std::shared_ptr<const HostAttachments> at,
+                                 uint32_t self,
+                                 uint32_t nSwitches)
 {
-    if (m_groupOf.size() < nHosts)
+    NS_ASSERT(at->sw.size() == at->port.size());
+    m_hosts = std::move(at);
+    m_hostPort = m_hosts->port.data();
+    m_self = self;
+    if (m_groupOfSwitch.size() < nSwitches)
     {
-        m_groupOf.resize(nHosts, 0);
+        m_groupOfSwitch.resize(nSwitches, 0);
+    }
+    m_groupOfPort.resize(m_ports.size(), 0);
+    if (m_groupOf.empty())
+    {
+        m_hostSwitch = m_hosts->sw.data();
+        m_nRouted = static_cast<uint32_t>(m_hosts->sw.size());
     }
 }
 
-const std::vector<uint16_t>&
-FabricSwitch::GetRoute(uint32_t dstHost) const
+void
+FabricSwitch::SetSwitchRouteGroup(uint32_t dstSwitch,
+                                  uint32_t group,
+                                  const std::vector<uint32_t>& hosts)
 {
-    return m_groups[dstHost < m_groupOf.size() ? m_groupOf[dstHost] : 0];
+    NS_ASSERT(group < m_groups.size());
+    m_groupOfSwitch.at(dstSwitch) = group;
+    if (!m_hostSwitch)
+    {
+        SetRouteGroup(hosts, group);
+    }
+}
+
+void
+FabricSwitch::SetAttachedRoutes(const std::vector<uint32_t>& hosts)
+{
+    NS_ASSERT_MSG(m_hosts, "FabricSwitch: SetHostAttachments first");
+    for (uint32_t h : hosts)
+    {
+        NS_ASSERT(m_hosts->sw.at(h) == m_self);
+        const uint16_t port = m_hosts->port[h];
+        const uint32_t group = AddRouteGroup({port});
+        m_groupOfPort.at(port) = group;
+        if (!m_hostSwitch)
+        {
+            SetRouteGroup(h, group);
+        }
+    }
+}
+
+uint32_t
+FabricSwitch::GetNRouteGroups() const
+{
+    return static_cast<uint32_t>(m_groups.size());
+}
+
+const std::vector<uint16_t>&
+FabricSwitch::GetRouteGroup(uint32_t group) const
+{
+    return m_groups.at(group);
 }
 
 void
@@ -225,7 +295,7 @@ FabricSwitch::GetMmu() const
 int64_t
 FabricSwitch::AssignStreams(int64_t stream)
 {
-    m_uniform->SetStream(stream);
+    m_uniform.SetStream(stream);
     return 1 + m_routing->AssignStreams(stream + 1);
 }
 
@@ -375,7 +445,7 @@ FabricSwitch::FrameDequeued(FabricNetDevice* dev, const Ptr<Packet>& p, uint8_t 
     if ((tag & kEctTagBit) && m_mmu->IsEcnEnabled())
     {
         const double prob = m_mmu->MarkProbability(dev->GetQueueBytes(cls));
-        if (prob > 0.0 && (prob >= 1.0 || m_uniform->GetValue() < prob))
+        if (prob > 0.0 && (prob >= 1.0 || m_uniform.GetValue() < prob))
         {
             NS_LOG_LOGIC(m_name << " CE mark at port " << dev->GetPortIndex() << ", class " << +cls
                                 << ", probability " << prob);

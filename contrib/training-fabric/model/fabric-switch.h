@@ -7,6 +7,7 @@
 #define FABRIC_SWITCH_H
 
 #include "fabric-net-device.h"
+#include "lazy-uniform-stream.h"
 
 #include "ns3/event-id.h"
 #include "ns3/object.h"
@@ -16,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,7 +28,6 @@ class FabricNetDevice;
 class FabricRouting;
 class Packet;
 class SharedBufferMmu;
-class UniformRandomVariable;
 
 /**
  * \ingroup training-fabric
@@ -70,10 +71,44 @@ class FabricSwitch : public Object, private FabricPortHandler
     Ptr<FabricNetDevice> GetPort(uint32_t i) const;
 
     /**
-     * Size the MMU for the ports added so far. Call after all AddPort().
+     * Size the MMU and the pause timers for the ports added so far. Call
+     * after all AddPort().
      * \return an empty string or a one-line reason the buffer is too small
      */
     std::string Configure();
+
+    /**
+     * Where every host of the fabric attaches: the index of its switch and
+     * the port there, per host index. One table serves every switch of a
+     * fabric (FabricTopology shares it).
+     */
+    struct HostAttachments
+    {
+        std::vector<uint32_t> sw;   //!< switch of each host
+        std::vector<uint16_t> port; //!< port of each host on its switch
+    };
+
+    /**
+     * Route by destination switch (FabricTopology does), in a fabric of
+     * \p nSwitches switches: a host attached to this switch (\p self in \p at) is reached through
+     * its own port, any other host through the group SetSwitchRouteGroup gave its switch. The table
+     * then costs 4 bytes per switch instead of 4 bytes per host. Routes set per host (SetRoute,
+     * SetRouteGroup for one host) take precedence: the first one copies every host's route into a
+     * per-host table.
+     */
+    void SetHostAttachments(std::shared_ptr<const HostAttachments> at,
+                            uint32_t self,
+                            uint32_t nSwitches);
+    /**
+     * Route toward every host attached to switch \p dstSwitch through \p group
+     * (from AddRouteGroup); \p hosts are those hosts, which a per-host table
+     * (see SetHostAttachments) also gets.
+     */
+    void SetSwitchRouteGroup(uint32_t dstSwitch,
+                             uint32_t group,
+                             const std::vector<uint32_t>& hosts);
+    /// Route toward each of \p hosts, attached to this switch, through its own port.
+    void SetAttachedRoutes(const std::vector<uint32_t>& hosts);
 
     /// Set the next hops toward host \p dstHost (egress port indices).
     void SetRoute(uint32_t dstHost, const std::vector<uint16_t>& ports);
@@ -88,10 +123,32 @@ class FabricSwitch : public Object, private FabricPortHandler
     void SetRouteGroup(uint32_t dstHost, uint32_t group);
     /// Route toward each of \p dstHosts through \p group (from AddRouteGroup).
     void SetRouteGroup(const std::vector<uint32_t>& dstHosts, uint32_t group);
-    /// Size the table for hosts 0 .. \p nHosts - 1 at once (no route yet: group 0).
-    void ReserveRoutes(uint32_t nHosts);
+
     /// \return the next hops toward \p dstHost
-    const std::vector<uint16_t>& GetRoute(uint32_t dstHost) const;
+    const std::vector<uint16_t>& GetRoute(uint32_t dstHost) const
+    {
+        return m_groups[GetRouteGroupIndex(dstHost)];
+    }
+
+    /// \return the index of the group GetRoute(\p dstHost) returns (0: no route)
+    uint32_t GetRouteGroupIndex(uint32_t dstHost) const
+    {
+        if (dstHost >= m_nRouted)
+        {
+            return 0;
+        }
+        if (!m_hostSwitch)
+        {
+            return m_groupOf[dstHost];
+        }
+        const uint32_t t = m_hostSwitch[dstHost];
+        return t == m_self ? m_groupOfPort[m_hostPort[dstHost]] : m_groupOfSwitch[t];
+    }
+
+    /// \return the number of groups (AddRouteGroup; group 0 is the empty set)
+    uint32_t GetNRouteGroups() const;
+    /// \return group \p group's ports
+    const std::vector<uint16_t>& GetRouteGroup(uint32_t group) const;
     /// Set the routing policy.
     void SetRouting(Ptr<FabricRouting> routing);
     /// \return the routing policy
@@ -136,10 +193,19 @@ class FabricSwitch : public Object, private FabricPortHandler
     std::vector<Ptr<FabricNetDevice>> m_ports;
     std::vector<std::vector<uint16_t>> m_groups{1};         //!< distinct next-hop sets; 0: none
     std::map<std::vector<uint16_t>, uint32_t> m_groupIndex; //!< index in m_groups of each set
-    std::vector<uint32_t> m_groupOf; //!< per destination host: its m_groups index
+    uint32_t m_lastGroup{0};         //!< the group AddRouteGroup returned last
+    std::vector<uint32_t> m_groupOf; //!< per destination host (SetRoute): its m_groups index
+    std::shared_ptr<const HostAttachments> m_hosts; //!< SetHostAttachments
+    /// m_hosts->sw.data() while routes go by destination switch, null with a per-host table
+    const uint32_t* m_hostSwitch{nullptr};
+    const uint16_t* m_hostPort{nullptr};   //!< m_hosts->port.data()
+    uint32_t m_nRouted{0};                 //!< hosts GetRouteGroupIndex knows
+    uint32_t m_self{0};                    //!< this switch's index in m_hosts
+    std::vector<uint32_t> m_groupOfSwitch; //!< per destination switch: its m_groups index
+    std::vector<uint32_t> m_groupOfPort;   //!< per port: the group of that port alone
     Ptr<FabricRouting> m_routing;
     Ptr<SharedBufferMmu> m_mmu;
-    Ptr<UniformRandomVariable> m_uniform;
+    LazyUniformStream m_uniform;                   //!< RED's draws
     std::vector<std::array<EventId, 8>> m_refresh; //!< XOFF refresh timer per (port, class)
     Counters m_counters;
 

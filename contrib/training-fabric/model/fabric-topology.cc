@@ -21,8 +21,8 @@
 #include <functional>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 #include <tuple>
 
@@ -84,6 +84,7 @@ FabricTopology::DoDispose()
     m_links.clear();
     m_deviceProto = nullptr;
     m_nicProto = nullptr;
+    m_channelProto = nullptr;
     Object::DoDispose();
 }
 
@@ -190,10 +191,22 @@ FabricTopology::AddLink(Endpoint a,
                         DataRate rate,
                         Time delay)
 {
-    // A link between two ranks: the channel that hands frames to MPI.
-    Ptr<FabricChannel> ch = da->GetNode()->GetSystemId() == db->GetNode()->GetSystemId()
-                                ? CreateObject<FabricChannel>()
-                                : m_remoteChannelFactory.Create<FabricChannel>();
+    // A link between two ranks: the channel that hands frames to MPI. Any
+    // other link's channel is a copy of the first (see AddHost).
+    Ptr<FabricChannel> ch;
+    if (da->GetNode()->GetSystemId() != db->GetNode()->GetSystemId())
+    {
+        ch = m_remoteChannelFactory.Create<FabricChannel>();
+    }
+    else if (m_channelProto)
+    {
+        ch = CopyObject(m_channelProto);
+    }
+    else
+    {
+        ch = CreateObject<FabricChannel>();
+        m_channelProto = ch;
+    }
     ch->SetAttribute("Delay", TimeValue(delay));
     da->Attach(ch);
     db->Attach(ch);
@@ -291,9 +304,20 @@ FabricTopology::ComputeRoutes(bool initial)
     const uint32_t nSw = static_cast<uint32_t>(m_switches.size());
     std::vector<uint32_t> first(nSw + 1, 0);
     std::vector<uint32_t> peerOf;
+    // Tables by destination switch (FabricSwitch::SetHostAttachments): a
+    // table per switch and host would be 4 bytes x switches x hosts, 440 MB
+    // on a 1,000 x 100 leaf-spine.
+    auto attachments = std::make_shared<FabricSwitch::HostAttachments>();
+    attachments->sw.reserve(m_hosts.size());
+    attachments->port.reserve(m_hosts.size());
+    for (const HostEntry& h : m_hosts)
+    {
+        attachments->sw.push_back(h.at.index);
+        attachments->port.push_back(static_cast<uint16_t>(h.at.port));
+    }
     for (uint32_t s = 0; s < nSw; ++s)
     {
-        m_switches[s].sw->ReserveRoutes(static_cast<uint32_t>(m_hosts.size()));
+        m_switches[s].sw->SetHostAttachments(attachments, s, nSw);
         first[s] = static_cast<uint32_t>(peerOf.size());
         const uint32_t nPorts = static_cast<uint32_t>(m_switches[s].portLink.size());
         for (uint32_t port = 0; port < nPorts; ++port)
@@ -355,10 +379,7 @@ FabricTopology::ComputeRoutes(bool initial)
             Ptr<FabricSwitch> sw = m_switches[s].sw;
             if (s == t)
             {
-                for (uint32_t host : hostsAt[t])
-                {
-                    sw->SetRoute(host, {static_cast<uint16_t>(m_hosts[host].at.port)});
-                }
+                sw->SetAttachedRoutes(hostsAt[t]);
                 continue;
             }
             next.clear();
@@ -370,7 +391,7 @@ FabricTopology::ComputeRoutes(bool initial)
                     next.push_back(static_cast<uint16_t>(i - first[s]));
                 }
             }
-            sw->SetRouteGroup(hostsAt[t], sw->AddRouteGroup(next));
+            sw->SetSwitchRouteGroup(t, sw->AddRouteGroup(next), hostsAt[t]);
         }
     }
 }
@@ -567,13 +588,24 @@ FabricTopology::GetPaths(uint32_t src, uint32_t dst, uint32_t limit) const
 std::vector<FabricTopology::EcmpGroup>
 FabricTopology::GetEcmpGroups() const
 {
+    // A switch's groups in the order of the first host routed through each,
+    // named in that order; groups equal as sets once sorted count once.
     std::vector<EcmpGroup> groups;
+    std::vector<bool> visited;
     for (uint32_t s = 0; s < m_switches.size(); ++s)
     {
+        const Ptr<FabricSwitch>& sw = m_switches[s].sw;
+        visited.assign(sw->GetNRouteGroups(), false);
         std::set<std::vector<uint16_t>> seen;
         for (uint32_t h = 0; h < m_hosts.size(); ++h)
         {
-            std::vector<uint16_t> ports = m_switches[s].sw->GetRoute(h);
+            const uint32_t g = sw->GetRouteGroupIndex(h);
+            if (visited[g])
+            {
+                continue;
+            }
+            visited[g] = true;
+            std::vector<uint16_t> ports = sw->GetRouteGroup(g);
             if (ports.size() < 2)
             {
                 continue;
@@ -581,13 +613,11 @@ FabricTopology::GetEcmpGroups() const
             std::sort(ports.begin(), ports.end());
             if (seen.insert(ports).second)
             {
-                EcmpGroup g;
-                g.sw = s;
-                g.ports = ports;
-                std::ostringstream name;
-                name << m_switches[s].sw->GetName() << ".g" << (seen.size() - 1);
-                g.name = name.str();
-                groups.push_back(g);
+                EcmpGroup e;
+                e.sw = s;
+                e.ports = ports;
+                e.name = sw->GetName() + ".g" + std::to_string(seen.size() - 1);
+                groups.push_back(std::move(e));
             }
         }
     }
@@ -600,117 +630,6 @@ FabricTopology::Connect(uint32_t src, uint32_t dst, uint8_t cls, uint16_t srcPor
     Ptr<RdmaQueuePair> qp = RdmaNic::Connect(GetNic(src), GetNic(dst), cls, srcPort);
     qp->SetBaseRtt(GetBaseRtt(src, dst, GetNic(src)->GetMtu()));
     return qp;
-}
-
-std::vector<FabricTopology::SwitchQueue>
-FabricTopology::FindPauseCycleQueues() const
-{
-    // Nodes: (switch, port, class) egress queues paused by their peer and
-    // non-empty. Edges: from such a queue to every such queue of the peer
-    // switch in the same class (the frames it waits for cannot leave).
-    std::vector<SwitchQueue> nodes;
-    std::vector<std::size_t> firstOfSwitch(m_switches.size() + 1); // nodes sorted by switch
-    for (uint32_t s = 0; s < m_switches.size(); ++s)
-    {
-        firstOfSwitch[s] = nodes.size();
-        Ptr<FabricSwitch> sw = m_switches[s].sw;
-        for (uint32_t p = 0; p < sw->GetNPorts(); ++p)
-        {
-            Ptr<FabricNetDevice> dev = sw->GetPort(p);
-            for (uint8_t c = 0; c < FabricNetDevice::kNumClasses; ++c)
-            {
-                if (dev->IsPaused(c) && dev->GetQueueFrames(c) > 0)
-                {
-                    nodes.push_back(SwitchQueue{s, p, c});
-                }
-            }
-        }
-    }
-    firstOfSwitch[m_switches.size()] = nodes.size();
-    auto next = [&](std::size_t u, std::vector<std::size_t>& out) {
-        out.clear();
-        const Endpoint peer = GetSwitchPortPeer(nodes[u].sw, nodes[u].port);
-        if (!peer.isHost)
-        {
-            for (std::size_t v = firstOfSwitch[peer.index]; v < firstOfSwitch[peer.index + 1]; ++v)
-            {
-                if (nodes[v].cls == nodes[u].cls)
-                {
-                    out.push_back(v);
-                }
-            }
-        }
-    };
-    // Depth-first search for a back edge, with an explicit stack (a deep
-    // recursion over many paused queues would overflow the call stack).
-    std::vector<int> state(nodes.size(), 0); // 0 new, 1 on the path, 2 done
-
-    struct Frame
-    {
-        std::size_t node;
-        std::vector<std::size_t> succ;
-        std::size_t at;
-    };
-
-    for (std::size_t root = 0; root < nodes.size(); ++root)
-    {
-        if (state[root] != 0)
-        {
-            continue;
-        }
-        std::vector<Frame> path;
-        path.push_back(Frame{root, {}, 0});
-        next(root, path.back().succ);
-        state[root] = 1;
-        while (!path.empty())
-        {
-            Frame& f = path.back();
-            if (f.at == f.succ.size())
-            {
-                state[f.node] = 2;
-                path.pop_back();
-                continue;
-            }
-            const std::size_t v = f.succ[f.at++];
-            if (state[v] == 1)
-            {
-                std::vector<SwitchQueue> cycle;
-                auto it = std::find_if(path.begin(), path.end(), [v](const Frame& x) {
-                    return x.node == v;
-                });
-                for (; it != path.end(); ++it)
-                {
-                    cycle.push_back(nodes[it->node]);
-                }
-                return cycle;
-            }
-            if (state[v] == 0)
-            {
-                state[v] = 1;
-                path.push_back(Frame{v, {}, 0});
-                next(v, path.back().succ);
-            }
-        }
-    }
-    return {};
-}
-
-std::string
-FabricTopology::QueueName(const SwitchQueue& q) const
-{
-    return m_switches.at(q.sw).sw->GetName() + ":" + std::to_string(q.port) + ":" +
-           std::to_string(q.cls);
-}
-
-std::vector<std::string>
-FabricTopology::FindPauseCycle() const
-{
-    std::vector<std::string> names;
-    for (const SwitchQueue& q : FindPauseCycleQueues())
-    {
-        names.push_back(QueueName(q));
-    }
-    return names;
 }
 
 std::vector<uint32_t>

@@ -21,6 +21,7 @@
 namespace ns3
 {
 
+class FabricChannel;
 class FabricNetDevice;
 class FabricSwitch;
 class RdmaNic;
@@ -245,6 +246,8 @@ class FabricTopology : public Object
     Ptr<FabricNetDevice> m_deviceProto;
     /// Built from m_nicFactory at the first host; every NIC is a copy of it.
     Ptr<RdmaNic> m_nicProto;
+    /// The channel of the first link within a rank; every later one is a copy of it.
+    Ptr<FabricChannel> m_channelProto;
 
     struct HostEntry
     {

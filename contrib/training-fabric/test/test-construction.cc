@@ -7,9 +7,13 @@
  * as an object the factory builds, follow attributes set later and share no
  * state with its siblings; the devices' frame queues (FifoQueue) must keep
  * first-in first-out order through growth and wrap-around. Forwarding through
- * copied devices is what every data-plane test of the suite runs on.
+ * copied devices is what every data-plane test of the suite runs on. A
+ * switch's lazily built random stream draws what ns-3's variable drew; the
+ * devices' block pool hands out distinct, aligned blocks.
  */
+#include "ns3/block-pool.h"
 #include "ns3/boolean.h"
+#include "ns3/channel-list.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/enum.h"
@@ -17,16 +21,23 @@
 #include "ns3/fabric-net-device.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/fifo-queue.h"
+#include "ns3/lazy-uniform-stream.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/packet.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/rdma-nic.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/rng-stream.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <deque>
 #include <gtest/gtest.h>
 #include <set>
@@ -150,6 +161,51 @@ TEST(Construction, CopiedDevicesAndNicsCarryTheFactoryAttributes)
     Simulator::Destroy();
 }
 
+TEST(Construction, CopiedChannelsAreNewChannelsOfTheirTypeWithTheirLinksDelay)
+{
+    // Every channel after the first is a copy of the first. A copy must be
+    // what CreateObject builds: TypeId ns3::FabricChannel, its own id in
+    // ns-3's ChannelList, the delay of its own link, the same attribute
+    // values as a channel built by CreateObject with that delay, and both
+    // of its ends attached. 2 leaves x 2 spines x 2 hosts: 4 host links of
+    // 1 us and 4 leaf-spine links of 3 us, 8 channels.
+    const uint32_t before = ChannelList::GetNChannels();
+    LeafSpineHelper ls;
+    ls.SetShape(2, 2, 2, 1);
+    ls.SetHostLink(DataRate("100Gbps"), MicroSeconds(1));
+    ls.SetFabricLink(DataRate("400Gbps"), MicroSeconds(3));
+    Ptr<FabricTopology> topo = ls.Install();
+    ASSERT_EQ(topo->GetNLinks(), 8u);
+    EXPECT_EQ(ChannelList::GetNChannels(), before + 8);
+    std::set<uint32_t> ids;
+    for (uint32_t l = 0; l < topo->GetNLinks(); ++l)
+    {
+        const FabricTopology::Link& link = topo->GetLink(l);
+        Ptr<FabricChannel> ch = link.devA->GetFabricChannel();
+        ASSERT_TRUE(ch);
+        EXPECT_EQ(link.devB->GetFabricChannel(), ch);
+        EXPECT_EQ(ch->GetInstanceTypeId(), FabricChannel::GetTypeId()) << "link " << l;
+        EXPECT_EQ(ch->GetNDevices(), 2u);
+        EXPECT_EQ(ch->GetDelay(), link.a.isHost ? MicroSeconds(1) : MicroSeconds(3));
+        EXPECT_TRUE(ids.insert(ch->GetId()).second) << "link " << l;
+        EXPECT_EQ(ChannelList::GetChannel(ch->GetId()), ch);
+        // Every attribute but the id (checked above) as CreateObject's.
+        Ptr<FabricChannel> ref = CreateObject<FabricChannel>();
+        ref->SetAttribute("Delay", TimeValue(ch->GetDelay()));
+        auto withoutId = [](std::vector<std::string> v) {
+            v.erase(std::remove_if(v.begin(),
+                                   v.end(),
+                                   [](const std::string& a) { return a.rfind("Id=", 0) == 0; }),
+                    v.end());
+            return v;
+        };
+        EXPECT_EQ(withoutId(AttributeStrings(ch, FabricChannel::GetTypeId())),
+                  withoutId(AttributeStrings(ref, FabricChannel::GetTypeId())))
+            << "link " << l;
+    }
+    Simulator::Destroy();
+}
+
 TEST(Construction, AttributesSetBetweenLinksApplyToLaterDevices)
 {
     // The prototype is rebuilt when an attribute changes: the first link keeps
@@ -215,4 +271,118 @@ TEST(Construction, FifoQueueKeepsOrderThroughGrowthAndWrapAround)
     pq.clear();
     EXPECT_EQ(p->GetReferenceCount(), 1u);
     EXPECT_TRUE(pq.empty());
+}
+
+TEST(Construction, LazyUniformStreamDrawsWhatAUniformRandomVariableDraws)
+{
+    // A switch's RED draws come from a LazyUniformStream, which must give the
+    // numbers of the UniformRandomVariable it replaced: with a fixed stream
+    // (AssignStreams), and with the automatic stream a variable created at
+    // the same point would take (a program that never calls AssignStreams).
+    // The reference is ns-3's own class.
+    Ptr<UniformRandomVariable> fixedRef = CreateObject<UniformRandomVariable>();
+    fixedRef->SetStream(7);
+    LazyUniformStream fixed;
+    fixed.SetStream(7);
+    for (int i = 0; i < 1000; ++i)
+    {
+        ASSERT_EQ(fixed.GetValue(), fixedRef->GetValue()) << "draw " << i;
+    }
+    // GetInteger: the same truncation of the same doubles (ECMP-style picks
+    // among 1..64 members).
+    fixedRef->SetStream(8);
+    fixed.SetStream(8);
+    for (uint32_t i = 0; i < 1000; ++i)
+    {
+        const uint32_t n = 1 + i % 64;
+        ASSERT_EQ(fixed.GetInteger(0, n - 1), fixedRef->GetInteger(0, n - 1)) << "draw " << i;
+    }
+    // Automatic streams: variables created in a row take consecutive stream
+    // indices. Created as (reference, lazy, reference), the lazy one must
+    // draw what the middle one of three references draws, and the third
+    // reference what the third draws: the lazy stream took its index at
+    // creation, as a UniformRandomVariable does.
+    auto firstDraws = [](Ptr<UniformRandomVariable> v) {
+        std::vector<double> d;
+        for (int i = 0; i < 100; ++i)
+        {
+            d.push_back(v->GetValue());
+        }
+        return d;
+    };
+    const uint64_t base = RngSeedManager::GetNextStreamIndex() + 1;
+    Ptr<UniformRandomVariable> a = CreateObject<UniformRandomVariable>();
+    LazyUniformStream lazy;
+    Ptr<UniformRandomVariable> c = CreateObject<UniformRandomVariable>();
+    std::vector<double> lazyDraws;
+    for (int i = 0; i < 100; ++i)
+    {
+        lazyDraws.push_back(lazy.GetValue());
+    }
+    // The same three indices again, from plain RngStreams (what ns-3's
+    // RandomVariableStream::SetStream(-1) builds): base, base + 1, base + 2.
+    std::vector<std::vector<double>> expected(3);
+    for (uint64_t k = 0; k < 3; ++k)
+    {
+        RngStream s(RngSeedManager::GetSeed(), base + k, RngSeedManager::GetRun());
+        for (int i = 0; i < 100; ++i)
+        {
+            expected[k].push_back(s.RandU01());
+        }
+    }
+    EXPECT_EQ(firstDraws(a), expected[0]);
+    EXPECT_EQ(lazyDraws, expected[1]);
+    EXPECT_EQ(firstDraws(c), expected[2]);
+}
+
+TEST(Construction, BlockPoolHandsOutDistinctAlignedBlocksAcrossSlabs)
+{
+    // Devices come from a BlockPool. Blocks of 1,000 bytes are rounded up
+    // to the alignment of operator new (16 on x86-64: 1,008); 3 blocks a
+    // slab, so 10 blocks span 4 slabs. Every block must be aligned and no
+    // two may overlap (sorted, consecutive addresses at least a block apart).
+    BlockPool pool(1000, 3);
+    const std::size_t align = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
+    const std::size_t size = (1000 + align - 1) / align * align;
+    EXPECT_EQ(pool.GetBlockSize(), size);
+    std::vector<char*> blocks;
+    for (int i = 0; i < 10; ++i)
+    {
+        blocks.push_back(static_cast<char*>(pool.Allocate()));
+        std::memset(blocks.back(), i, pool.GetBlockSize()); // writable, whole
+        EXPECT_EQ(reinterpret_cast<std::uintptr_t>(blocks.back()) % align, 0u);
+    }
+    std::vector<char*> sorted = blocks;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t i = 1; i < sorted.size(); ++i)
+    {
+        EXPECT_GE(static_cast<std::size_t>(sorted[i] - sorted[i - 1]), size);
+    }
+    for (int i = 0; i < 10; ++i)
+    {
+        EXPECT_EQ(blocks[i][size - 1], static_cast<char>(i)); // nothing wrote over it
+    }
+    for (char* b : blocks)
+    {
+        pool.Release(b);
+    }
+    // Devices built and destroyed through the pool, many times over.
+    for (int round = 0; round < 3; ++round)
+    {
+        std::vector<Ptr<FabricNetDevice>> devs;
+        for (int i = 0; i < 200; ++i)
+        {
+            devs.push_back(CreateObject<FabricNetDevice>());
+        }
+        std::set<FabricNetDevice*> distinct;
+        for (const auto& d : devs)
+        {
+            distinct.insert(PeekPointer(d));
+        }
+        EXPECT_EQ(distinct.size(), devs.size());
+        for (auto& d : devs)
+        {
+            d->Dispose();
+        }
+    }
 }

@@ -190,6 +190,35 @@ TEST(Routing, ForwardingTablesHoldEveryShortestPath)
     Simulator::Destroy();
 }
 
+TEST(Routing, ARouteSetPerHostChangesThatHostAloneUntilRoutesAreRecomputed)
+{
+    // Tables are kept per destination switch; a route set for one host moves
+    // the switch to a per-host table that must keep every other route.
+    // 2 leaves x 4 spines x 2 hosts: leaf 0 has hosts 0 and 1 on ports 0 and
+    // 1 and uplinks on ports 2..5; hosts 2 and 3 are behind leaf 1.
+    Fabric f;
+    Build(f, 4, 2);
+    Ptr<FabricTopology> topo = f.topo;
+    Ptr<FabricSwitch> leaf0 = topo->GetSwitch(0);
+    const std::vector<uint16_t> uplinks({2, 3, 4, 5});
+    leaf0->SetRoute(3, {5});
+    EXPECT_EQ(leaf0->GetRoute(0), std::vector<uint16_t>({0}));
+    EXPECT_EQ(leaf0->GetRoute(1), std::vector<uint16_t>({1}));
+    EXPECT_EQ(leaf0->GetRoute(2), uplinks);
+    EXPECT_EQ(leaf0->GetRoute(3), std::vector<uint16_t>({5}));
+    EXPECT_TRUE(leaf0->GetRoute(4).empty()); // no host 4
+    // Spine 0 (switch 2) still reaches leaf 1's hosts through port 1.
+    EXPECT_EQ(topo->GetSwitch(2)->GetRoute(3), std::vector<uint16_t>({1}));
+    // Recomputation writes every reachable host's shortest paths again, as
+    // after a link event: host 3 is back on all four uplinks.
+    topo->RecomputeRoutes();
+    EXPECT_EQ(leaf0->GetRoute(0), std::vector<uint16_t>({0}));
+    EXPECT_EQ(leaf0->GetRoute(1), std::vector<uint16_t>({1}));
+    EXPECT_EQ(leaf0->GetRoute(2), uplinks);
+    EXPECT_EQ(leaf0->GetRoute(3), uplinks);
+    Simulator::Destroy();
+}
+
 TEST(Routing, EcmpSpreadsThousandFlowsWithinBinomialBounds)
 {
     // 1,000 flows over 4 uplinks: each count is Binomial(1000, 1/4), mean 250,
