@@ -135,6 +135,7 @@ FabricNetDevice::DoDispose()
     {
         q.clear();
     }
+    m_nonEmpty = 0;
     m_control.clear();
     m_node = nullptr;
     m_channel = nullptr;
@@ -249,6 +250,7 @@ FabricNetDevice::Enqueue(Ptr<Packet> p, uint8_t cls, uint32_t tag)
     NS_ASSERT(cls < kNumClasses);
     uint32_t bytes = p->GetSize();
     m_queues[cls].push_back(Item{std::move(p), bytes, tag});
+    m_nonEmpty |= static_cast<uint8_t>(1u << cls);
     m_queueBytes[cls] += bytes;
     m_totalQueueBytes += bytes;
     if (m_totalQueueBytes > m_counters.maxQueueBytes)
@@ -310,18 +312,16 @@ FabricNetDevice::PausedClasses() const
 bool
 FabricNetDevice::DequeueData(Ptr<Packet>& p, uint8_t& cls, uint32_t& tag)
 {
-    const uint8_t paused = PausedClasses();
-    auto eligible = [&](uint32_t c) { return !m_queues[c].empty() && !((paused >> c) & 1); };
+    // The non-empty mask spares a look at each class's queue: only the
+    // chosen one is touched.
+    const uint8_t ready = m_nonEmpty & static_cast<uint8_t>(~PausedClasses());
+    auto eligible = [&](uint32_t c) { return (ready >> c) & 1; };
     int chosen = -1;
     if (m_scheduler == STRICT_PRIORITY)
     {
-        for (int c = kNumClasses - 1; c >= 0; --c)
+        if (ready != 0)
         {
-            if (eligible(c))
-            {
-                chosen = c;
-                break;
-            }
+            chosen = 31 - __builtin_clz(ready); // the highest ready class
         }
     }
     else
@@ -363,6 +363,10 @@ FabricNetDevice::DequeueData(Ptr<Packet>& p, uint8_t& cls, uint32_t& tag)
     m_queueBytes[chosen] -= item.bytes;
     m_totalQueueBytes -= item.bytes;
     m_queues[chosen].pop_front();
+    if (m_queues[chosen].empty())
+    {
+        m_nonEmpty &= static_cast<uint8_t>(~(1u << chosen));
+    }
     cls = static_cast<uint8_t>(chosen);
     return true;
 }

@@ -216,16 +216,16 @@ class FabricNetDevice : public NetDevice
     /// Counters, for summaries and tests.
     struct Counters
     {
-        uint64_t txFrames{0};                       //!< data frames sent
-        uint64_t txBytes{0};                        //!< data frame bytes sent (as stored)
-        uint64_t rxFrames{0};                       //!< data frames received
-        uint64_t rxBytes{0};                        //!< data frame bytes received
-        uint64_t pfcTx{0};                          //!< PFC frames sent (pause and resume)
-        uint64_t pfcPauseTx{0};                     //!< PFC frames sent with a non-zero timer
-        uint64_t pfcRx{0};                          //!< PFC frames received
-        uint64_t maxQueueBytes{0};                  //!< peak bytes queued over all classes
-        std::array<Time, kNumClasses> pausedTime{}; //!< time each class was paused
+        uint64_t txFrames{0};      //!< data frames sent
+        uint64_t txBytes{0};       //!< data frame bytes sent (as stored)
+        uint64_t rxFrames{0};      //!< data frames received
+        uint64_t rxBytes{0};       //!< data frame bytes received
+        uint64_t pfcTx{0};         //!< PFC frames sent (pause and resume)
+        uint64_t pfcPauseTx{0};    //!< PFC frames sent with a non-zero timer
+        uint64_t pfcRx{0};         //!< PFC frames received
+        uint64_t maxQueueBytes{0}; //!< peak bytes queued over all classes
         uint64_t linkDownDrops{0}; //!< data frames sent and lost because the link was down
+        std::array<Time, kNumClasses> pausedTime{}; //!< time each class was paused
     };
 
     /**
@@ -306,31 +306,6 @@ class FabricNetDevice : public NetDevice
         uint32_t tag;
     };
 
-    Ptr<Node> m_node;
-    Ptr<FabricChannel> m_channel;
-    Mac48Address m_address;
-    uint32_t m_ifIndex{0};
-    uint32_t m_portIndex{0};
-    uint16_t m_mtu{4200};
-    DataRate m_rate;
-    uint64_t m_bps{0};       //!< m_rate in bit/s, read per frame
-    uint64_t m_psPerByte{0}; //!< ps per byte when whole, else 0
-    SchedulerType m_scheduler{STRICT_PRIORITY};
-    std::array<uint32_t, kNumClasses> m_weights;
-    bool m_honourPfc{true};
-    uint8_t m_defaultClass{0};
-
-    std::array<FifoQueue<Item>, kNumClasses> m_queues; //!< allocated at the first frame
-    std::array<uint64_t, kNumClasses> m_queueBytes{};
-    uint64_t m_totalQueueBytes{0};
-    FifoQueue<Ptr<Packet>> m_control; //!< PFC frames waiting
-
-    // Deficit round robin state.
-    std::array<int64_t, kNumClasses> m_deficit{};
-    uint8_t m_drrNext{0};
-
-    bool m_busy{false};
-
     /**
      * This device's end-of-transmission event, made at its first frame.
      * Never copied: FabricTopology builds devices as copies of one
@@ -353,31 +328,58 @@ class FabricNetDevice : public NetDevice
         Ptr<TxCompleteEvent> ev; //!< scheduled once per frame sent
     };
 
-    OwnTxEvent m_txComplete; //!< see OwnTxEvent
-    bool m_linkUp{false};    //!< attached and up (Attach, FabricChannel::SetLinkUp)
-    std::array<Time, kNumClasses> m_pausedUntil{}; //!< end of the current pause per class
-    std::array<Time, kNumClasses> m_pauseStart{};  //!< start of the current pause per class
-    std::array<EventId, kNumClasses> m_pauseEvent;
+    // Fields every frame reads or writes come first and together (issue #15):
+    // in a large fabric a port is cold each time a frame reaches it, so each
+    // cache line its per-frame path touches is a miss. Set-up and rarely
+    // used state follows.
+    Ptr<FabricChannel> m_channel;
+    FabricPortHandler* m_handler{nullptr};   //!< not owned
+    FabricTxObserver* m_txObserver{nullptr}; //!< not owned
+    OwnTxEvent m_txComplete;                 //!< see OwnTxEvent
+    uint64_t m_bps{0};                       //!< m_rate in bit/s, read per frame
+    uint64_t m_psPerByte{0};                 //!< ps per byte when whole, else 0
+    uint64_t m_totalQueueBytes{0};
+    uint32_t m_portIndex{0};
+    uint32_t m_txObserverIndex{0};
+    SchedulerType m_scheduler{STRICT_PRIORITY};
+    bool m_busy{false};
+    bool m_linkUp{false}; //!< attached and up (Attach, FabricChannel::SetLinkUp)
+    bool m_honourPfc{true};
     uint8_t m_pauseHint{0}; //!< classes with a pause received and not yet ended or expired
-    Counters m_counters;
-
+    uint8_t m_nonEmpty{0};  //!< bit c set while m_queues[c] holds a frame
+    uint8_t m_drrNext{0};
     FabricRxCallback m_rxCallback;
     DequeueCallback m_dequeueCallback;
     PullCallback m_pullCallback;
+    Counters m_counters;                              //!< per-frame counters first, pausedTime last
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;   //!< data frame starts transmission
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;   //!< data frame received
+    TracedCallback<Ptr<const Packet>> m_snifferTrace; //!< every frame, both directions
+    TracedCallback<Ptr<const Packet>, uint8_t> m_txBeginTrace; //!< data frame and its class
+    FifoQueue<Ptr<Packet>> m_control;                          //!< PFC frames waiting
+    std::array<uint64_t, kNumClasses> m_queueBytes{};
+    std::array<FifoQueue<Item>, kNumClasses> m_queues; //!< allocated at the first frame
+
+    // Set-up, PFC and scheduler state not read for every frame.
+    Ptr<Node> m_node;
+    Mac48Address m_address;
+    uint32_t m_ifIndex{0};
+    uint16_t m_mtu{4200};
+    uint8_t m_defaultClass{0};
+    DataRate m_rate;
+    std::array<uint32_t, kNumClasses> m_weights;
+    std::array<int64_t, kNumClasses> m_deficit{};  //!< deficit round robin state
+    std::array<Time, kNumClasses> m_pausedUntil{}; //!< end of the current pause per class
+    std::array<Time, kNumClasses> m_pauseStart{};  //!< start of the current pause per class
+    std::array<EventId, kNumClasses> m_pauseEvent;
+
     NetDevice::ReceiveCallback m_netRxCallback;
     PromiscReceiveCallback m_promiscCallback;
-    FabricPortHandler* m_handler{nullptr};   //!< not owned
-    FabricTxObserver* m_txObserver{nullptr}; //!< not owned
-    uint32_t m_txObserverIndex{0};
 
-    TracedCallback<Ptr<const Packet>> m_macTxTrace;            //!< data frame starts transmission
-    TracedCallback<Ptr<const Packet>> m_macRxTrace;            //!< data frame received
-    TracedCallback<Ptr<const Packet>> m_snifferTrace;          //!< every frame, both directions
-    TracedCallback<Ptr<const Packet>, uint8_t> m_txBeginTrace; //!< data frame and its class
-    TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;            //!< class, quanta
-    TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;            //!< class, quanta
-    TracedCallback<Ptr<const Packet>> m_linkDownDropTrace;     //!< data frame lost on a dead link
-    std::vector<Callback<void>> m_linkChangeCallbacks;         //!< AddLinkChangeCallback
+    TracedCallback<uint8_t, uint16_t> m_pfcTxTrace;        //!< class, quanta
+    TracedCallback<uint8_t, uint16_t> m_pfcRxTrace;        //!< class, quanta
+    TracedCallback<Ptr<const Packet>> m_linkDownDropTrace; //!< data frame lost on a dead link
+    std::vector<Callback<void>> m_linkChangeCallbacks;     //!< AddLinkChangeCallback
 };
 
 inline bool

@@ -169,7 +169,7 @@ SharedBufferMmu::DerivedHeadroom(const PortInfo& port, uint32_t maxFrameBytes, T
 uint64_t
 SharedBufferMmu::SharedUsed(uint32_t port, uint8_t cls) const
 {
-    uint64_t in = m_ports[port].ingress[cls];
+    uint64_t in = m_ports[port].cls[cls].ingress;
     return in > m_reservedBytes ? in - m_reservedBytes : 0;
 }
 
@@ -190,7 +190,7 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
 {
     NS_LOG_FUNCTION(this << port << +cls << bytes);
     PortState& ps = m_ports[port];
-    const uint64_t oldIngress = ps.ingress[cls];
+    const uint64_t oldIngress = ps.cls[cls].ingress;
     const uint64_t newIngress = oldIngress + bytes;
     const uint64_t oldShared = oldIngress > m_reservedBytes ? oldIngress - m_reservedBytes : 0;
     const uint64_t newShared = newIngress > m_reservedBytes ? newIngress - m_reservedBytes : 0;
@@ -203,7 +203,7 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
     }
     if (fits)
     {
-        ps.ingress[cls] = newIngress;
+        ps.cls[cls].ingress = newIngress;
         m_sharedUsed += delta;
     }
     else if (IsLossless(cls))
@@ -215,7 +215,7 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
             return DROP_HEADROOM;
         }
         NS_LOG_LOGIC("port " << port << " class " << +cls << ": into headroom");
-        ps.hdrm[cls] += bytes;
+        ps.cls[cls].hdrm += bytes;
         ps.hdrmUsed += bytes;
     }
     else
@@ -238,15 +238,15 @@ SharedBufferMmu::Release(uint32_t port, uint8_t cls, uint32_t bytes)
     m_used -= bytes;
     // Headroom drains first: it holds the most recent arrivals of a paused
     // class, and emptying it is the first condition for XON.
-    uint64_t fromHdrm = std::min<uint64_t>(ps.hdrm[cls], bytes);
-    ps.hdrm[cls] -= fromHdrm;
+    uint64_t fromHdrm = std::min<uint64_t>(ps.cls[cls].hdrm, bytes);
+    ps.cls[cls].hdrm -= fromHdrm;
     ps.hdrmUsed -= fromHdrm;
     uint64_t rest = bytes - fromHdrm;
     if (rest > 0)
     {
         const uint64_t oldShared = SharedUsed(port, cls);
-        NS_ASSERT(ps.ingress[cls] >= rest);
-        ps.ingress[cls] -= rest;
+        NS_ASSERT(ps.cls[cls].ingress >= rest);
+        ps.cls[cls].ingress -= rest;
         m_sharedUsed -= oldShared - SharedUsed(port, cls);
     }
 }
@@ -255,16 +255,16 @@ bool
 SharedBufferMmu::CheckXoff(uint32_t port, uint8_t cls)
 {
     PortState& ps = m_ports[port];
-    if (!IsLossless(cls) || ps.pausing[cls])
+    if (!IsLossless(cls) || ps.cls[cls].pausing)
     {
         return false;
     }
-    if (ps.hdrm[cls] > 0 || SharedUsed(port, cls) >= GetThreshold())
+    if (ps.cls[cls].hdrm > 0 || SharedUsed(port, cls) >= GetThreshold())
     {
         NS_LOG_LOGIC("port " << port << " class " << +cls << ": XOFF (shared "
                              << SharedUsed(port, cls) << " B, threshold " << GetThreshold()
                              << " B)");
-        ps.pausing[cls] = true;
+        ps.cls[cls].pausing = true;
         return true;
     }
     return false;
@@ -274,7 +274,7 @@ bool
 SharedBufferMmu::CheckXon(uint32_t port, uint8_t cls)
 {
     PortState& ps = m_ports[port];
-    if (!ps.pausing[cls] || ps.hdrm[cls] > 0)
+    if (!ps.cls[cls].pausing || ps.cls[cls].hdrm > 0)
     {
         return false;
     }
@@ -282,7 +282,7 @@ SharedBufferMmu::CheckXon(uint32_t port, uint8_t cls)
     if (shared == 0 || shared + m_xonOffset <= GetThreshold())
     {
         NS_LOG_LOGIC("port " << port << " class " << +cls << ": XON (shared " << shared << " B)");
-        ps.pausing[cls] = false;
+        ps.cls[cls].pausing = false;
         return true;
     }
     return false;
@@ -291,7 +291,7 @@ SharedBufferMmu::CheckXon(uint32_t port, uint8_t cls)
 bool
 SharedBufferMmu::IsPausing(uint32_t port, uint8_t cls) const
 {
-    return m_ports[port].pausing[cls];
+    return m_ports[port].cls[cls].pausing;
 }
 
 double
@@ -345,13 +345,13 @@ SharedBufferMmu::GetMaxUsedBytes() const
 uint64_t
 SharedBufferMmu::GetIngressBytes(uint32_t port, uint8_t cls) const
 {
-    return m_ports[port].ingress[cls] + m_ports[port].hdrm[cls];
+    return m_ports[port].cls[cls].ingress + m_ports[port].cls[cls].hdrm;
 }
 
 uint64_t
 SharedBufferMmu::GetHeadroomBytes(uint32_t port, uint8_t cls) const
 {
-    return m_ports[port].hdrm[cls];
+    return m_ports[port].cls[cls].hdrm;
 }
 
 uint16_t

@@ -151,13 +151,24 @@ class SharedBufferMmu : public Object
     double m_pmax;
 
     // State
+    /**
+     * One (port, class)'s counters, together: a frame's admission, XOFF
+     * check, release and XON check read one of these (24 bytes) instead of
+     * a slot in each of three per-class arrays (three cache lines that are
+     * cold at every hop of a large fabric, issue #15).
+     */
+    struct ClassState
+    {
+        uint64_t ingress{0}; //!< reserved + shared bytes
+        uint64_t hdrm{0};    //!< headroom bytes
+        bool pausing{false}; //!< XOFF outstanding
+    };
+
     struct PortState
     {
-        std::array<uint64_t, kNumClasses> ingress{}; //!< reserved + shared bytes
-        std::array<uint64_t, kNumClasses> hdrm{};    //!< headroom bytes
-        std::array<bool, kNumClasses> pausing{};     //!< XOFF outstanding
-        uint64_t hdrmUsed{0};                        //!< sum of hdrm
-        uint64_t headroom{0};                        //!< size of the port's headroom
+        std::array<ClassState, kNumClasses> cls{}; //!< per class
+        uint64_t hdrmUsed{0};                      //!< sum of the classes' hdrm
+        uint64_t headroom{0};                      //!< size of the port's headroom
     };
 
     std::vector<PortState> m_ports;
