@@ -403,12 +403,15 @@ TraceRunner::SetPerRank(Callback<bool, uint32_t> isLocal)
     }
     try
     {
-        m_engine->PlanProgram(
-            program,
-            Callback<bool, uint32_t>([this](uint32_t host) { return m_stats[host].local; }),
-            CollectiveEngine::PartDoneCallback([this](uint32_t c, uint32_t g) {
-                Complete(m_partOf[c][g].first, m_partOf[c][g].second);
-            }));
+        m_engine->PlanProgram(program,
+                              // The engine asks about every host of the fabric; one without a
+                              // trace rank (the trace may have fewer ranks) runs nothing here.
+                              Callback<bool, uint32_t>([this](uint32_t host) {
+                                  return host < m_stats.size() && m_stats[host].local;
+                              }),
+                              CollectiveEngine::PartDoneCallback([this](uint32_t c, uint32_t g) {
+                                  Complete(m_partOf[c][g].first, m_partOf[c][g].second);
+                              }));
     }
     catch (const std::invalid_argument& e)
     {
