@@ -1,0 +1,334 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The scenario file layer's one-line errors (no simulation): every bad key or
+ * value of the incast scenario names the file and the key, invalid JSON its
+ * position, duplicate keys, unreadable files and invalid UTF-8. Runs from the
+ * repository root (ctest's working directory), in well under a second.
+ */
+#include "scenario-fixtures.h"
+
+#include "ns3/scenario-config.h"
+
+#include <cstdio>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+using namespace tftest;
+
+namespace
+{
+
+struct BadCase
+{
+    const char* name;
+    std::vector<std::string> sets; // applied to the incast scenario
+    std::vector<std::string> want; // substrings of the one-line message
+};
+
+/// gtest prints the case by name.
+void
+PrintTo(const BadCase& c, std::ostream* os)
+{
+    *os << c.name;
+}
+
+class ScenarioConfigBad : public ::testing::TestWithParam<BadCase>
+{
+};
+
+} // namespace
+
+TEST_P(ScenarioConfigBad, OneLineNamingFileAndKey)
+{
+    const BadCase& c = GetParam();
+    const std::string msg = IncastError(c.sets);
+    ASSERT_FALSE(msg.empty()) << "accepted";
+    EXPECT_EQ(msg.rfind("incast.json: ", 0), 0u) << msg;
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+    for (const std::string& w : c.want)
+    {
+        EXPECT_NE(msg.find(w), std::string::npos) << "want \"" << w << "\" in: " << msg;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Errors,
+    ScenarioConfigBad,
+    ::testing::Values(
+        // unknown keys, at every level
+        BadCase{"unknown_top", {"frobnicate=1"}, {"frobnicate: unknown key (valid: name, seed"}},
+        BadCase{"misspelled_section_first",
+                {"topolgy={\"hosts_per_leaf\": 2}"},
+                {"topolgy: unknown key (valid:"}},
+        BadCase{"unknown_switch",
+                {"switch.frobnicate=1"},
+                {"switch.frobnicate: unknown key (valid: buffer, pfc, alpha"}},
+        BadCase{"unknown_link",
+                {"topology.host_link.jitter=\"1ns\""},
+                {"topology.host_link.jitter"}},
+        BadCase{"unknown_ecn",
+                {"switch.ecn={\"kmin\": 1, \"k\": 2}"},
+                {"switch.ecn.k: unknown key"}},
+        BadCase{
+            "unknown_flow_key",
+            {R"(workload={"type": "flows", "flows": [{"src": 0, "dst": 1, "bytes": 1},
+                     {"src": 0, "dst": 2, "bytes": 1, "colour": "red"}]})"},
+            {"workload.flows[1].colour: unknown key (valid: src, dst, bytes, start, priority)"}},
+        BadCase{"key_of_other_workload",
+                {"workload.hosts=\"all\""},
+                {"workload.hosts: unknown key"}},
+        BadCase{"key_of_other_topology", {"topology.dims=[4, 4]"}, {"topology.dims: unknown key"}},
+        // wrong types
+        BadCase{"leaves_string",
+                {"topology.leaves=\"two\""},
+                {"topology.leaves: expected a non-negative integer, got \"two\""}},
+        BadCase{"leaves_float", {"topology.leaves=2.5"}, {"topology.leaves: expected", "got 2.5"}},
+        BadCase{"section_not_object", {"switch=5"}, {"switch: expected an object, got 5"}},
+        BadCase{"pfc_string",
+                {"switch.pfc=yes"},
+                {"switch.pfc: expected true or false, got \"yes\""}},
+        BadCase{"monitor_plots_string",
+                {"monitor.plots=\"no\""},
+                {"monitor.plots: expected true or false, got \"no\""}},
+        BadCase{"sync_word",
+                {"workload={\"type\": \"collective\", \"collective\": \"all-reduce\", "
+                 "\"group\": [0, 1], \"bytes\": \"1MB\", \"sync\": \"ranks\"}"},
+                {"workload.sync: expected"}},
+        BadCase{"rate_word",
+                {"topology.host_link.rate=fast"},
+                {"topology.host_link.rate: expected a positive data rate such as \"100Gbps\", "
+                 "got \"fast\""}},
+        BadCase{"rate_number", {"topology.fabric_link.rate=100"}, {"topology.fabric_link.rate"}},
+        BadCase{"delay_negative",
+                {"topology.host_link.delay=\"-1us\""},
+                {"topology.host_link.delay"}},
+        BadCase{"cc_params_nested",
+                {"nic.cc_params={\"g\": {\"x\": 1}}"},
+                {"nic.cc_params.g: expected a string, number or boolean"}},
+        // impossible values
+        BadCase{"zero_leaves",
+                {"topology.leaves=0"},
+                {"topology.leaves: expected an integer in [1"}},
+        BadCase{"zero_spines", {"topology.spines=0"}, {"topology.spines"}},
+        BadCase{"zero_hosts", {"topology.hosts_per_leaf=0"}, {"topology.hosts_per_leaf"}},
+        BadCase{"negative_leaves", {"topology.leaves=-1"}, {"topology.leaves", "got -1"}},
+        BadCase{"bad_topology_type",
+                {"topology.type=dragonfly"},
+                {"topology.type: expected one of leaf-spine", "got \"dragonfly\""}},
+        BadCase{"self_flow",
+                {R"(workload={"type": "flows", "flows": [{"src": 3, "dst": 3, "bytes": 1}]})"},
+                {"workload.flows[0].dst", "src == dst"}},
+        BadCase{"host_range_flow",
+                {R"(workload={"type": "flows", "flows": [{"src": 0, "dst": 1, "bytes": 1},
+                     {"src": 0, "dst": 2, "bytes": 1}, {"src": 0, "dst": 3, "bytes": 1},
+                     {"src": 1, "dst": 40, "bytes": 1}]})"},
+                {"incast.json: workload.flows[3].dst: host 40 does not exist (topology has 16 "
+                 "hosts, 0..15)"}},
+        BadCase{"host_range_receiver", {"workload.receiver=16"}, {"host 16 does not exist"}},
+        BadCase{"flow_missing_bytes",
+                {R"(workload={"type": "flows", "flows": [{"src": 0, "dst": 1}]})"},
+                {"workload.flows[0].bytes: expected", "got nothing"}},
+        BadCase{"zero_bytes", {"workload.bytes=0"}, {"workload.bytes: expected at least 1"}},
+        BadCase{"priority_8",
+                {"workload.priority=8"},
+                {"workload.priority: expected an integer in"}},
+        BadCase{"flow_priority",
+                {R"(workload={"type": "flows", "flows": [{"src": 0, "dst": 1, "bytes": 1,
+                     "priority": 9}]})"},
+                {"workload.flows[0].priority"}},
+        BadCase{"pmax_high",
+                {"switch.ecn={\"pmax\": 1.5}"},
+                {"switch.ecn.pmax: expected a number in"}},
+        BadCase{"pmax_negative", {"switch.ecn={\"pmax\": -0.1}"}, {"switch.ecn.pmax"}},
+        BadCase{"kmin_over_kmax",
+                {"switch.ecn={\"kmin\": \"500KB\", \"kmax\": \"100KB\"}"},
+                {"switch.ecn.kmin: kmin must not exceed kmax"}},
+        BadCase{"kmax_under_default_kmin",
+                {"switch.ecn={\"kmax\": \"50KB\"}"},
+                {"switch.ecn.kmin: kmin must not exceed kmax", "got 100000"}},
+        BadCase{"headroom_over_buffer",
+                {"switch.headroom=\"20MB\""},
+                {"switch.headroom: headroom must be smaller than the buffer"}},
+        BadCase{"headroom_word",
+                {"switch.headroom=\"Auto\""},
+                {"switch.headroom: expected \"auto\" or a positive size"}},
+        BadCase{"reserved_over_buffer",
+                {"switch.reserved=\"16MB\""},
+                {"switch.reserved: reserved space must be smaller than the buffer"}},
+        BadCase{"xon_over_buffer",
+                {"switch.buffer=3000", "switch.reserved=1000"},
+                {"switch.xon_offset: the XON offset must be smaller than the buffer"}},
+        BadCase{"empty_senders",
+                {"workload.senders=[]"},
+                {"workload.senders: expected a non-empty array", "got []"}},
+        BadCase{"receiver_among_senders",
+                {"workload.receiver=8"},
+                {"workload.senders[0]: the receiver cannot also be a sender"}},
+        BadCase{"sender_twice",
+                {"workload.senders[1]=8"},
+                {"workload.senders[1]: host 8 is listed twice"}},
+        BadCase{"no_receiver",
+                {R"(workload={"type": "incast", "senders": [1], "bytes": 1})"},
+                {"workload.receiver: expected", "got nothing"}},
+        BadCase{"mtu_1500", {"nic.mtu=1500"}, {"nic.mtu: expected an InfiniBand MTU", "got 1500"}},
+        BadCase{"mtu_wraps", {"nic.mtu=4294971392"}, {"nic.mtu", "got 4294971392"}},
+        BadCase{"cc_unknown",
+                {"nic.cc=reno"},
+                {"nic.cc: expected one of none, dcqcn, dctcp, hpcc, timely, timely-patched, got"}},
+        BadCase{"scheduler_unknown",
+                {"scheduler=fifo"},
+                {"scheduler: expected one of quad-heap, map, heap, calendar, priority-queue, got"}},
+        BadCase{"ack_interval_0", {"nic.ack_interval=0"}, {"nic.ack_interval"}},
+        BadCase{"rto_0", {"nic.rto=0"}, {"nic.rto: expected a positive time"}},
+        BadCase{"wrr_seven",
+                {"switch.wrr_weights=[1,1,1,1,1,1,1]"},
+                {"switch.wrr_weights: expected an array of 8 positive integers"}},
+        BadCase{"wrr_zero", {"switch.wrr_weights=[1,1,1,0,1,1,1,1]"}, {"switch.wrr_weights[3]"}},
+        BadCase{"wrr_string", {"switch.wrr_weights=\"equal\""}, {"switch.wrr_weights"}},
+        BadCase{"scheduler",
+                {"switch.scheduler=fifo"},
+                {"switch.scheduler: expected one of strict, wrr"}},
+        BadCase{"pin_no_spine",
+                {R"(routing={"mode": "static", "pins": [{"src": 0, "dst": 8, "spine": 2}]})"},
+                {"routing.pins[0].spine: spine 2 does not exist (topology has 2 spines, 0..1)"}},
+        BadCase{"pin_same_leaf",
+                {R"(routing={"mode": "static", "pins": [{"src": 0, "dst": 1, "spine": 0}]})"},
+                {"routing.pins[0].dst: src and dst share a leaf"}},
+        BadCase{"pin_not_static",
+                {R"(routing.pins=[{"src": 0, "dst": 8, "spine": 0}])"},
+                {"routing.pins: pins need routing.mode \"static\""}},
+        BadCase{"pin_twice",
+                {R"(routing={"mode": "static", "pins": [{"src": 0, "dst": 8, "spine": 0},
+                     {"src": 0, "dst": 8, "spine": 1}]})"},
+                {"routing.pins[1].src: this src, dst is already pinned by routing.pins[0]"}},
+        BadCase{"routing_mode", {"routing.mode=random"}, {"routing.mode: expected one of ecmp"}},
+        BadCase{"hash",
+                {"routing.hash=md5"},
+                {"routing.hash: expected one of crc32, crc32-plain, mix64"}},
+        BadCase{"stop_zero", {"stop=0"}, {"stop: expected a positive time"}},
+        BadCase{"stop_zero_s", {"stop=\"0s\""}, {"stop: expected a positive time"}},
+        BadCase{"stop_negative", {"stop=-1"}, {"stop: expected"}},
+        BadCase{"stop_unitless", {"stop=\"10\""}, {"stop: expected a non-negative time"}},
+        BadCase{"workload_type", {"workload.type=ring"}, {"workload.type: expected one of flows"}},
+        BadCase{"name_slash", {"name=\"a/b\""}, {"name: expected a non-empty name"}},
+        BadCase{"seed_negative", {"seed=-3"}, {"seed: expected a non-negative integer"}},
+        // malformed --set
+        BadCase{"set_no_equals",
+                {"no-equals-sign"},
+                {"--set \"no-equals-sign\": expected key.path=value"}},
+        BadCase{"set_no_key", {"=5"}, {"expected key.path=value"}},
+        BadCase{"set_empty_part", {"topology..leaves=2"}, {"malformed key path"}},
+        BadCase{"set_bad_index", {"workload.senders[x]=1"}, {"malformed key path"}},
+        BadCase{"set_index_range",
+                {"workload.senders[8]=1"},
+                {"--set workload.senders[8]: index out of range (the array has 8 elements)"}},
+        BadCase{"set_name_on_array", {"workload.senders.first=1"}, {"expected an array index"}},
+        BadCase{"set_index_on_object", {"topology[0]=1"}, {"--set topology[0]: not an array"}},
+        BadCase{"set_through_scalar", {"seed.x=1"}, {"--set seed.x: its parent is not an object"}},
+        // the load-balancing modes' keys, and the out-of-order NIC's
+        BadCase{"spray_key_under_ecmp",
+                {"routing.spray=\"random\""},
+                {"routing.spray: unknown key (valid: mode, hash, seed, reconvergence, pins)"}},
+        BadCase{"flowlet_select",
+                {"routing.mode=\"flowlet\"", "routing.flowlet_select=\"x\""},
+                {"routing.flowlet_select: expected one of random, hash"}},
+        BadCase{"flowlet_timeout_zero",
+                {"routing.mode=\"adaptive\"", "routing.flowlet_timeout=\"0us\""},
+                {"routing.flowlet_timeout: expected a positive time"}},
+        BadCase{"ooo_window_without_ooo",
+                {"nic.ooo_window=64"},
+                {"nic.ooo_window: needs nic.out_of_order true"}},
+        // control characters in keys do not break the line
+        BadCase{"newline_in_key", {"bad\nkey=1"}, {"bad\\nkey: unknown key"}}),
+    [](const ::testing::TestParamInfo<BadCase>& info) { return std::string(info.param.name); });
+
+TEST(ScenarioConfigErrors, InvalidJsonIsOneLineWithPosition)
+{
+    const std::string msg = ErrorOf("{\n  \"name\": \"x\",,\n}", {}, "broken.json");
+    EXPECT_EQ(msg.rfind("broken.json: invalid JSON: ", 0), 0u) << msg;
+    EXPECT_NE(msg.find("line 2, column"), std::string::npos) << msg;
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+    EXPECT_NE(ErrorOf("", {}, "empty.json").find("empty.json: invalid JSON"), std::string::npos);
+    EXPECT_NE(
+        ErrorOf("[1, 2]", {}, "array.json").find("array.json: (top level): expected an object"),
+        std::string::npos);
+}
+
+TEST(ScenarioConfigErrors, DuplicateKeysAreRejected)
+{
+    EXPECT_NE(
+        ErrorOf(R"({"seed": 1, "seed": 2})", {}, "d.json").find("d.json: seed: key given twice"),
+        std::string::npos);
+    EXPECT_NE(ErrorOf(R"({"topology": {"leaves": 2, "spines": 2, "leaves": 4}})", {}, "d.json")
+                  .find("d.json: topology.leaves: key given twice"),
+              std::string::npos);
+    const std::string flows = R"({"workload": {"type": "flows", "flows": [
+        {"src": 0, "dst": 1, "bytes": 1}, {"src": 0, "dst": 2, "src": 1, "bytes": 1}]}})";
+    EXPECT_NE(ErrorOf(flows, {}, "d.json").find("d.json: workload.flows[1].src: key given twice"),
+              std::string::npos)
+        << ErrorOf(flows, {}, "d.json");
+    // The same key in different objects is fine.
+    EXPECT_NO_THROW(ParseScenarioText(R"({"topology": {"host_link": {"rate": "1Gbps"},
+                                           "fabric_link": {"rate": "1Gbps"}}})",
+                                      {},
+                                      "ok.json"));
+}
+
+TEST(ScenarioConfigErrors, Files)
+{
+    try
+    {
+        LoadScenarioFile("does-not-exist.json", {});
+        FAIL();
+    }
+    catch (const ScenarioError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("does-not-exist.json: cannot open"),
+                  std::string::npos);
+    }
+    try
+    {
+        LoadScenarioFile("examples", {});
+        FAIL();
+    }
+    catch (const ScenarioError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("examples: cannot open"), std::string::npos);
+    }
+    // A bad value in a file names the file.
+    const std::string path = ::testing::TempDir() + "tf-bad-scenario.json";
+    {
+        std::ofstream out(path);
+        out << R"({"topology": {"host_link": {"rate": "fast"}}})";
+    }
+    try
+    {
+        LoadScenarioFile(path, {});
+        FAIL();
+    }
+    catch (const ScenarioError& e)
+    {
+        EXPECT_EQ(std::string(e.what()),
+                  path + ": topology.host_link.rate: expected a positive data rate such as "
+                         "\"100Gbps\", got \"fast\"");
+    }
+    std::remove(path.c_str());
+}
+
+TEST(ScenarioConfigErrors, InvalidUtf8NeitherCrashesNorBreaksTheLine)
+{
+    // A --set value that is not JSON becomes a string as given, bytes and
+    // all; a name must be text (it goes into summary.json and file names).
+    const std::string name = IncastError({"name=r\xff\xfe"});
+    EXPECT_NE(name.find("name: expected valid UTF-8 text"), std::string::npos) << name;
+    EXPECT_EQ(name.find('\n'), std::string::npos) << name;
+    ScenarioConfig c = Incast();
+    c.name = "r\xff\xfe"; // as a program may set it
+    EXPECT_NO_THROW(ScenarioToJson(c));
+    const std::string msg = IncastError({"nic.cc=\xff"});
+    EXPECT_NE(msg.find("nic.cc: expected one of"), std::string::npos) << msg;
+}
