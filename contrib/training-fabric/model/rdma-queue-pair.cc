@@ -57,6 +57,7 @@ RdmaQueuePair::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_rtoEvent.Cancel();
+    m_rtoArmed = false;
     if (m_cfg.cc)
     {
         m_cfg.cc->Stop();
@@ -376,18 +377,27 @@ RdmaQueuePair::SendNext()
 void
 RdmaQueuePair::ArmRto()
 {
-    if (!m_rtoEvent.IsRunning())
+    if (!m_rtoArmed)
     {
-        m_rtoEvent = Simulator::Schedule(m_lastProgress + m_cfg.rto - Simulator::Now(),
-                                         &RdmaQueuePair::RtoExpired,
-                                         this);
+        ScheduleRto(m_lastProgress + m_cfg.rto - Simulator::Now());
     }
 }
 
 void
-RdmaQueuePair::RtoExpired()
+RdmaQueuePair::ScheduleRto(const Time& delay)
+{
+    m_rtoEvent = Simulator::Schedule(delay, &RdmaQueuePair::RtoExpired, this, ++m_rtoSerial);
+    m_rtoArmed = true;
+}
+
+void
+RdmaQueuePair::RtoExpired(uint64_t serial)
 {
     NS_LOG_FUNCTION(this);
+    if (serial == m_rtoSerial)
+    {
+        m_rtoArmed = false; // m_rtoEvent is the event running
+    }
     if (m_sndUna >= m_sndNxt && m_sndUna >= m_postedEndPsn)
     {
         return; // nothing outstanding
@@ -397,8 +407,7 @@ RdmaQueuePair::RtoExpired()
     {
         // Progress since the timer was set: sleep until the new deadline
         // (one event per RTO period instead of one per ACK).
-        m_rtoEvent =
-            Simulator::Schedule(deadline - Simulator::Now(), &RdmaQueuePair::RtoExpired, this);
+        ScheduleRto(deadline - Simulator::Now());
         return;
     }
     NS_LOG_LOGIC("host " << m_cfg.srcHost << " qp " << m_cfg.qpn << " timeout at psn " << m_sndUna);
@@ -406,7 +415,7 @@ RdmaQueuePair::RtoExpired()
     m_lastProgress = Simulator::Now();
     m_cfg.cc->OnTimeout(*this);
     GoBackN(m_sndUna);
-    m_rtoEvent = Simulator::Schedule(m_cfg.rto, &RdmaQueuePair::RtoExpired, this);
+    ScheduleRto(m_cfg.rto);
 }
 
 void
@@ -525,6 +534,7 @@ RdmaQueuePair::ReceiveAck(uint32_t psn,
     if (IsIdle())
     {
         m_rtoEvent.Cancel();
+        m_rtoArmed = false;
     }
 }
 

@@ -215,7 +215,10 @@ class RdmaQueuePair : public Object
     void Resend(uint64_t psn);
     /// Start the retransmission timer unless it runs.
     void ArmRto();
-    void RtoExpired();
+    /// The RTO timer of serial \p serial (m_rtoSerial when it was set) fired.
+    void RtoExpired(uint64_t serial);
+    /// Set m_rtoEvent \p delay from now, with the next serial.
+    void ScheduleRto(const Time& delay);
 
     Config m_cfg;
 
@@ -241,6 +244,12 @@ class RdmaQueuePair : public Object
     Time m_lastProgress;     //!< last time the ACK point advanced (RTO reference)
     Time m_lastRtt;          //!< last RTT sample
     EventId m_rtoEvent;
+    /// m_rtoEvent is pending and not cancelled: its IsRunning(), kept here
+    /// because ArmRto asks per frame sent (a call into the simulator).
+    /// Cleared by Cancel and when the event of the current serial runs (an
+    /// earlier timer replaced while pending runs too, and must not clear it).
+    bool m_rtoArmed{false};
+    uint64_t m_rtoSerial{0}; //!< serial of the last m_rtoEvent set
     uint64_t m_retransmits{0};
     uint64_t m_timeouts{0};
 
