@@ -7,21 +7,27 @@
  * wall time, simulated time, events, events/s, packet-hops per wall second,
  * wall seconds per simulated millisecond and peak RSS. The event scheduler
  * is tf-run's default, ns3::QuadHeapScheduler, unless --scheduler names
- * another (e.g. ns3::MapScheduler, ns-3's own default).
+ * another (e.g. ns3::MapScheduler, ns-3's own default); the simulator
+ * implementation is tf-run's, ns3::FabricSimulatorImpl, unless --simulator
+ * names another (e.g. ns3::DefaultSimulatorImpl).
  *
  *   build/bin/bench-fabric-speed [--bytes=N] [--hosts-per-leaf=N] [--scheduler=TYPEID]
+ *                                [--simulator=TYPEID]
  */
 #include "ns3/command-line.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/fabric-routing-helper.h"
 #include "ns3/fabric-topology.h"
+#include "ns3/global-value.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/object-factory.h"
 #include "ns3/path-monitor.h"
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/scheduler.h"
+#include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 
 #include <chrono>
 #include <cstdio>
@@ -43,7 +49,20 @@ main(int argc, char** argv)
     cmd.AddValue("monitor", "attach the PathMonitor (10 us bins)", monitor);
     std::string scheduler = "ns3::QuadHeapScheduler";
     cmd.AddValue("scheduler", "event scheduler TypeId (tf-run's default)", scheduler);
+    std::string simulator = "ns3::FabricSimulatorImpl";
+    cmd.AddValue("simulator", "simulator implementation TypeId (tf-run's default)", simulator);
     cmd.Parse(argc, argv);
+    TypeId simulatorTid;
+    if (!TypeId::LookupByNameFailSafe(simulator, &simulatorTid) ||
+        !simulatorTid.IsChildOf(SimulatorImpl::GetTypeId()))
+    {
+        std::fprintf(stderr,
+                     "bench-fabric-speed: --simulator: expected a SimulatorImpl TypeId such as "
+                     "ns3::FabricSimulatorImpl, got '%s'\n",
+                     simulator.c_str());
+        return 2;
+    }
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(simulator));
     TypeId schedulerTid;
     if (!TypeId::LookupByNameFailSafe(scheduler, &schedulerTid) ||
         !schedulerTid.IsChildOf(Scheduler::GetTypeId()))
@@ -109,12 +128,14 @@ main(int argc, char** argv)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     std::printf(
-        "{\"bench\": \"%s\", \"scheduler\": \"%s\", \"completed\": %s, \"wall_s\": %.3f, "
+        "{\"bench\": \"%s\", \"scheduler\": \"%s\", \"simulator\": \"%s\", \"completed\": %s, "
+        "\"wall_s\": %.3f, "
         "\"sim_s\": %.6f, "
         "\"events\": %llu, \"events_per_s\": %.0f, \"packet_hops\": %llu, "
         "\"packet_hops_per_s\": %.0f, \"wall_s_per_sim_ms\": %.4f, \"peak_rss_mb\": %.1f}\n",
         name.c_str(),
         scheduler.c_str(),
+        Simulator::GetImplementation()->GetInstanceTypeId().GetName().c_str(),
         remaining == 0 ? "true" : "false",
         wall,
         sim,

@@ -18,6 +18,7 @@
 #include "ns3/enum.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/fabric-topology.h"
+#include "ns3/global-value.h"
 #include "ns3/link-events.h"
 #include "ns3/mac48-address.h"
 #include "ns3/object-factory.h"
@@ -45,6 +46,21 @@ ScenarioRunner::Build()
     RngSeedManager::SetSeed(m_cfg.seed);
     RngSeedManager::SetRun(1);
     Mac48Address::ResetAllocationIndex();
+    if (m_cfg.ranks <= 1)
+    {
+        // ns-3 builds the implementation this names at the first Simulator
+        // call that needs one (SetScheduler, just below), unless a program
+        // has started the simulator before (then its implementation stays:
+        // the results are the same, only the speed differs). On several
+        // ranks the program has chosen the MPI engine's.
+        for (const auto& [name, typeId] : kSimulators)
+        {
+            if (name == m_cfg.simulator)
+            {
+                GlobalValue::Bind("SimulatorImplementationType", StringValue(typeId));
+            }
+        }
+    }
     for (const auto& [name, typeId] : kSchedulers)
     {
         if (name == m_cfg.scheduler)

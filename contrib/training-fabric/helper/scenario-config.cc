@@ -32,6 +32,12 @@ const std::vector<std::pair<std::string, std::string>> kSchedulers = {
     {"priority-queue", "ns3::PriorityQueueScheduler"},
 };
 
+// fabric first: the default (bench-fabric-speed --simulator compares them).
+const std::vector<std::pair<std::string, std::string>> kSimulators = {
+    {"fabric", "ns3::FabricSimulatorImpl"},
+    {"ns3-default", "ns3::DefaultSimulatorImpl"},
+};
+
 uint32_t
 TopologyConfig::HostCount() const
 {
@@ -76,6 +82,7 @@ ParseScenarioText(const std::string& jsonText,
                  "fixed_length",
                  "pcap",
                  "scheduler",
+                 "simulator",
                  "ranks",
                  "partition",
                  "topology",
@@ -130,6 +137,14 @@ ParseScenarioText(const std::string& jsonText,
             names.push_back(name);
         }
         cfg.scheduler = root.Str("scheduler", kSchedulers.front().first, names);
+    }
+    {
+        std::vector<std::string> names;
+        for (const auto& [name, typeId] : kSimulators)
+        {
+            names.push_back(name);
+        }
+        cfg.simulator = root.Str("simulator", kSimulators.front().first, names);
     }
     // MPI ranks the fabric is split over (the model doc's distributed engine).
     cfg.ranks = static_cast<uint32_t>(root.UInt("ranks", 1, 1, 65535));
@@ -520,6 +535,7 @@ ScenarioToJson(const ScenarioConfig& c)
     j["fixed_length"] = c.fixedLength;
     j["pcap"] = c.pcap;
     j["scheduler"] = c.scheduler;
+    j["simulator"] = c.simulator;
     nlohmann::ordered_json topo;
     topo["type"] = c.topology.type;
     c.topology->Write(topo);

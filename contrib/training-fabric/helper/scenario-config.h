@@ -244,6 +244,14 @@ struct ScenarioConfig
      * are the same with each, only the speed differs). "quad-heap".
      */
     std::string scheduler{"quad-heap"};
+    /**
+     * `simulator`: ns-3's event loop, by name (kSimulators): "fabric"
+     * (FabricSimulatorImpl) or "ns3-default" (ns-3's DefaultSimulatorImpl);
+     * the same events in the same order, so the same results, with fewer
+     * instructions per event for "fabric". One process only: on several
+     * ranks the loop is the MPI engine's. "fabric".
+     */
+    std::string simulator{"fabric"};
     /// `ranks`: MPI ranks the fabric is split over (1: one process). 1.
     uint32_t ranks{1};
     /// `partition`: "auto" (the shape's own), or "pods", "leaves", "slabs". "auto".
@@ -268,6 +276,8 @@ struct ScenarioConfig
 
 /// The values of `scheduler` and the ns-3 Scheduler TypeId each names.
 extern const std::vector<std::pair<std::string, std::string>> kSchedulers;
+/// The values of `simulator` and the ns-3 SimulatorImpl TypeId each names.
+extern const std::vector<std::pair<std::string, std::string>> kSimulators;
 
 /**
  * Read a scenario file, apply `--set key.path=value` overrides, validate.

@@ -4,6 +4,7 @@
 #include "fabric-channel.h"
 
 #include "fabric-net-device.h"
+#include "fabric-simulator-impl.h"
 #include "quad-heap-scheduler.h"
 
 #include "ns3/log.h"
@@ -146,13 +147,50 @@ FabricChannel::ScheduleArrival(int peer, const Time& delay) const
     // An arrival, so ordered canonically among the receiver's events of its
     // timestamp (QuadHeapScheduler), whenever it is scheduled. The scheduler
     // owns one reference while it is pending.
+    FabricSimulatorImpl* sim = FabricSimulatorImpl::Current();
+    if (sim)
+    {
+        // One arrival pending per direction (chained, or under another
+        // scheduler each frame's, and then the slot is not used).
+        if (m_slotSim[peer] != sim->GetSerial())
+        {
+            m_slot[peer] = sim->NewSlot();
+            m_slotSim[peer] = sim->GetSerial();
+        }
+        if (sim->ScheduleArrivalSlot(m_slot[peer],
+                                     m_nodeId[peer],
+                                     m_ifIndex[peer],
+                                     delay,
+                                     peer == 0 ? &FabricChannel::DeliverSlot0
+                                               : &FabricChannel::DeliverSlot1,
+                                     const_cast<FabricChannel*>(this)))
+        {
+            return true;
+        }
+    }
     ArrivalEvent* ev = PeekPointer(m_arrival[peer]);
     ev->Ref();
+    if (sim && sim->ScheduleArrivalFast(m_nodeId[peer], m_ifIndex[peer], delay, ev))
+    {
+        return true;
+    }
     return QuadHeapScheduler::ScheduleArrival(m_nodeId[peer], m_ifIndex[peer], delay, ev);
 }
 
 void
-FabricChannel::Transmit(Ptr<Packet> p, const FabricNetDevice* src, Time txTime) const
+FabricChannel::DeliverSlot0(void* channel)
+{
+    static_cast<const FabricChannel*>(channel)->Deliver(0);
+}
+
+void
+FabricChannel::DeliverSlot1(void* channel)
+{
+    static_cast<const FabricChannel*>(channel)->Deliver(1);
+}
+
+void
+FabricChannel::Transmit(const Ptr<Packet>& p, const FabricNetDevice* src, Time txTime) const
 {
     // The last bit leaves the transmitter after txTime and reaches the far end
     // one propagation delay later; the receiver acts on the whole frame then
@@ -166,7 +204,7 @@ FabricChannel::Transmit(Ptr<Packet> p, const FabricNetDevice* src, Time txTime) 
     const Time delay = txTime + m_delay;
     Wire& wire = m_wire[peer];
     const bool idle = wire.IsEmpty();
-    wire.Push(p, (Simulator::Now() + delay).GetTimeStep(), m_epoch);
+    wire.Push(p, (FabricSimulatorImpl::FastNow() + delay).GetTimeStep(), m_epoch);
     if (idle)
     {
         // A QuadHeapScheduler orders arrivals whenever they are scheduled, so

@@ -73,7 +73,7 @@ class FabricChannel : public Channel
      * \param src the transmitting device
      * \param txTime serialization time of the frame on this link
      */
-    virtual void Transmit(Ptr<Packet> p, const FabricNetDevice* src, Time txTime) const;
+    virtual void Transmit(const Ptr<Packet>& p, const FabricNetDevice* src, Time txTime) const;
 
     /**
      * Prepare the channel for link state changes (call before the run, before
@@ -158,6 +158,9 @@ class FabricChannel : public Channel
     void DoDispose() override;
     /// Hand the oldest frame towards \p peer to it, unless the link went down since it was sent.
     void Deliver(int peer) const;
+    /// Deliver(0) / Deliver(1) of \p channel (FabricSimulatorImpl::SlotFn).
+    static void DeliverSlot0(void* channel);
+    static void DeliverSlot1(void* channel); //!< see DeliverSlot0
     /**
      * Schedule the arrival event towards \p peer, \p delay from now.
      * \return true if the scheduler orders it canonically (QuadHeapScheduler)
@@ -178,6 +181,10 @@ class FabricChannel : public Channel
     /// Towards end 0 / 1, only the oldest frame's arrival is pending (set when
     /// a frame enters the empty wire: the scheduler is a QuadHeapScheduler).
     mutable bool m_chained[2]{false, false};
+    /// Towards end 0 / 1, the arrival event's FabricSimulatorImpl slot, valid
+    /// if m_slotSim matches the running instance's GetSerial() (0: none).
+    mutable uint32_t m_slot[2]{0, 0};
+    mutable uint64_t m_slotSim[2]{0, 0}; //!< see m_slot
     /// A copy's TypeId: a copy is built through FabricChannel() (so that
     /// Channel() gives it its own id), whose Object() knows no TypeId.
     TypeId m_copiedTid;

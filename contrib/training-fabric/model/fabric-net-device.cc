@@ -4,6 +4,7 @@
 #include "fabric-net-device.h"
 
 #include "fabric-channel.h"
+#include "fabric-simulator-impl.h"
 #include "pfc-header.h"
 #include "roce-header.h"
 
@@ -244,12 +245,11 @@ FabricNetDevice::GetTxTime(uint32_t frameBytes) const
 }
 
 void
-FabricNetDevice::Enqueue(Ptr<Packet> p, uint8_t cls, uint32_t tag)
+FabricNetDevice::Enqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t tag)
 {
-    NS_LOG_FUNCTION(this << p << +cls << tag);
     NS_ASSERT(cls < kNumClasses);
     uint32_t bytes = p->GetSize();
-    m_queues[cls].push_back(Item{std::move(p), bytes, tag});
+    m_queues[cls].push_back(Item{OwnedPacket(p), bytes, tag});
     m_nonEmpty |= static_cast<uint8_t>(1u << cls);
     m_queueBytes[cls] += bytes;
     m_totalQueueBytes += bytes;
@@ -285,7 +285,7 @@ FabricNetDevice::SendPfc(uint8_t cls, uint16_t quanta)
 bool
 FabricNetDevice::IsPaused(uint8_t cls) const
 {
-    return m_honourPfc && Simulator::Now() < m_pausedUntil[cls];
+    return m_honourPfc && FabricSimulatorImpl::FastNow() < m_pausedUntil[cls];
 }
 
 uint8_t
@@ -297,7 +297,7 @@ FabricNetDevice::PausedClasses() const
     {
         return 0;
     }
-    const Time now = Simulator::Now();
+    const Time now = FabricSimulatorImpl::FastNow();
     uint8_t paused = 0;
     for (uint32_t c = 0; c < kNumClasses; ++c)
     {
@@ -310,7 +310,7 @@ FabricNetDevice::PausedClasses() const
 }
 
 bool
-FabricNetDevice::DequeueData(Ptr<Packet>& p, uint8_t& cls, uint32_t& tag)
+FabricNetDevice::DequeueData(Packet*& p, uint8_t& cls, uint32_t& tag)
 {
     // The non-empty mask spares a look at each class's queue: only the
     // chosen one is touched.
@@ -358,7 +358,7 @@ FabricNetDevice::DequeueData(Ptr<Packet>& p, uint8_t& cls, uint32_t& tag)
         return false;
     }
     Item& item = m_queues[chosen].front();
-    p = std::move(item.packet);
+    p = item.packet.Release();
     tag = item.tag;
     m_queueBytes[chosen] -= item.bytes;
     m_totalQueueBytes -= item.bytes;
@@ -382,14 +382,15 @@ FabricNetDevice::TryTransmit()
     {
         Ptr<Packet> p = std::move(m_control.front());
         m_control.pop_front();
-        StartTransmission(std::move(p));
+        StartTransmission(p);
         return;
     }
-    Ptr<Packet> p;
+    Packet* raw = nullptr;
     uint8_t cls = 0;
     uint32_t tag = 0;
-    if (DequeueData(p, cls, tag))
+    if (DequeueData(raw, cls, tag))
     {
+        const Ptr<Packet> p(raw, false); // adopts the queue's reference
         if (!m_dequeueCallback.IsNull())
         {
             m_dequeueCallback(this, p, cls, tag);
@@ -398,6 +399,7 @@ FabricNetDevice::TryTransmit()
         {
             m_handler->FrameDequeued(this, p, cls, tag);
         }
+        BeginFrame(p, cls);
     }
     else if (!m_pullCallback.IsNull() && m_linkUp)
     {
@@ -406,16 +408,17 @@ FabricNetDevice::TryTransmit()
         {
             return;
         }
-        p = m_pullCallback(mask, cls);
-        if (!p)
+        const Ptr<Packet> p = m_pullCallback(mask, cls);
+        if (p)
         {
-            return;
+            BeginFrame(p, cls);
         }
     }
-    else
-    {
-        return;
-    }
+}
+
+void
+FabricNetDevice::BeginFrame(const Ptr<Packet>& p, uint8_t cls)
+{
     m_counters.txFrames++;
     m_counters.txBytes += p->GetSize();
     if (!m_macTxTrace.IsEmpty())
@@ -430,34 +433,65 @@ FabricNetDevice::TryTransmit()
     {
         m_txBeginTrace(p, cls);
     }
-    StartTransmission(std::move(p));
+    StartTransmission(p);
 }
 
 void
-FabricNetDevice::StartTransmission(Ptr<Packet> p)
+FabricNetDevice::StartTransmission(const Ptr<Packet>& p)
 {
-    NS_LOG_FUNCTION(this << p);
     m_busy = true;
     Time txTime = GetTxTime(p->GetSize());
     if (!m_snifferTrace.IsEmpty())
     {
         m_snifferTrace(p);
     }
-    m_channel->Transmit(std::move(p), this, txTime);
+    m_channel->Transmit(p, this, txTime);
     // As Simulator::Schedule would (same time, order and context), without
-    // the EventId nobody keeps; the scheduler owns one reference.
+    // the EventId nobody keeps: in this port's slot, or else as an event
+    // of which the scheduler owns one reference.
+    FabricSimulatorImpl* sim = FabricSimulatorImpl::Current();
+    if (sim)
+    {
+        if (m_txComplete.simSerial != sim->GetSerial())
+        {
+            m_txComplete.slot = sim->NewSlot();
+            m_txComplete.simSerial = sim->GetSerial();
+        }
+        if (sim->ScheduleSlot(m_txComplete.slot,
+                              sim->CurrentContext(),
+                              txTime,
+                              &FabricNetDevice::TxCompleteSlot,
+                              this))
+        {
+            return;
+        }
+    }
     if (!m_txComplete.ev)
     {
         m_txComplete.ev = Create<TxCompleteEvent>(this);
     }
     m_txComplete.ev->Ref();
-    Simulator::ScheduleWithContext(Simulator::GetContext(), txTime, PeekPointer(m_txComplete.ev));
+    if (sim)
+    {
+        sim->ScheduleFast(sim->CurrentContext(), txTime, PeekPointer(m_txComplete.ev));
+    }
+    else
+    {
+        Simulator::ScheduleWithContext(Simulator::GetContext(),
+                                       txTime,
+                                       PeekPointer(m_txComplete.ev));
+    }
+}
+
+void
+FabricNetDevice::TxCompleteSlot(void* dev)
+{
+    static_cast<FabricNetDevice*>(dev)->TxComplete();
 }
 
 void
 FabricNetDevice::TxComplete()
 {
-    NS_LOG_FUNCTION(this);
     m_busy = false;
     TryTransmit();
 }
@@ -465,7 +499,6 @@ FabricNetDevice::TxComplete()
 void
 FabricNetDevice::Receive(Ptr<Packet> p)
 {
-    NS_LOG_FUNCTION(this << p);
     if (!m_snifferTrace.IsEmpty())
     {
         m_snifferTrace(p);
@@ -490,7 +523,7 @@ FabricNetDevice::Receive(Ptr<Packet> p)
     }
     else if (m_handler)
     {
-        m_handler->ReceiveFrame(this, std::move(p));
+        m_handler->ReceiveFrame(this, p);
     }
     else if (!m_netRxCallback.IsNull())
     {

@@ -16,9 +16,11 @@
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
+#include "ns3/packet.h"
 #include "ns3/traced-callback.h"
 
 #include <array>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -68,7 +70,7 @@ class FabricPortHandler
   public:
     virtual ~FabricPortHandler() = default;
     /// A data frame arrived at \p dev (as FabricNetDevice::FabricRxCallback).
-    virtual void ReceiveFrame(FabricNetDevice* dev, Ptr<Packet> p) = 0;
+    virtual void ReceiveFrame(FabricNetDevice* dev, const Ptr<Packet>& p) = 0;
 
     /**
      * A queued frame of \p dev starts transmission (as
@@ -173,7 +175,7 @@ class FabricNetDevice : public NetDevice
      * \param cls traffic class 0..7
      * \param tag opaque value handed back to the dequeue callback
      */
-    void Enqueue(Ptr<Packet> p, uint8_t cls, uint32_t tag = 0);
+    void Enqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t tag = 0);
 
     /**
      * Send a PFC frame for one class out of this port, ahead of all data.
@@ -280,8 +282,13 @@ class FabricNetDevice : public NetDevice
     /// \return the bit mask of classes paused now (honoured PFC pauses)
     uint8_t PausedClasses() const;
     /// Pick the next data frame from the queues; false when none is eligible.
-    bool DequeueData(Ptr<Packet>& p, uint8_t& cls, uint32_t& tag);
-    void StartTransmission(Ptr<Packet> p);
+    /// Take the next data frame (\p p: its one reference, to adopt) per the tx scheduler.
+    bool DequeueData(Packet*& p, uint8_t& cls, uint32_t& tag);
+    /// Count and trace frame \p p of class \p cls, then start it.
+    void BeginFrame(const Ptr<Packet>& p, uint8_t cls);
+    void StartTransmission(const Ptr<Packet>& p);
+    /// TxComplete() of device \p dev (FabricSimulatorImpl::SlotFn).
+    static void TxCompleteSlot(void* dev);
     void EndPause(uint8_t cls);
 
     /**
@@ -299,9 +306,66 @@ class FabricNetDevice : public NetDevice
         FabricNetDevice* m_dev; //!< not owned
     };
 
+    /**
+     * One reference to a queued packet, moved without touching its count:
+     * ns-3.37's Ptr has no move, so each hand-over of a Ptr costs a Ref and
+     * an Unref of a packet that, in a large fabric, is cold.
+     */
+    class OwnedPacket
+    {
+      public:
+        OwnedPacket() = default;
+
+        /// Takes a new reference to \p p.
+        explicit OwnedPacket(const Ptr<Packet>& p)
+            : m_p(GetPointer(p))
+        {
+        }
+
+        OwnedPacket(const OwnedPacket& o)
+            : m_p(o.m_p)
+        {
+            if (m_p)
+            {
+                m_p->Ref();
+            }
+        }
+
+        OwnedPacket(OwnedPacket&& o) noexcept
+            : m_p(o.m_p)
+        {
+            o.m_p = nullptr;
+        }
+
+        OwnedPacket& operator=(OwnedPacket o) noexcept
+        {
+            std::swap(m_p, o.m_p);
+            return *this;
+        }
+
+        ~OwnedPacket()
+        {
+            if (m_p)
+            {
+                m_p->Unref();
+            }
+        }
+
+        /// \return the packet and its reference (the caller adopts it); empties this
+        Packet* Release()
+        {
+            Packet* p = m_p;
+            m_p = nullptr;
+            return p;
+        }
+
+      private:
+        Packet* m_p{nullptr}; //!< one reference, or none
+    };
+
     struct Item
     {
-        Ptr<Packet> packet;
+        OwnedPacket packet;
         uint32_t bytes;
         uint32_t tag;
     };
@@ -326,6 +390,8 @@ class FabricNetDevice : public NetDevice
         }
 
         Ptr<TxCompleteEvent> ev; //!< scheduled once per frame sent
+        uint32_t slot{0};        //!< its FabricSimulatorImpl slot, if simSerial matches
+        uint64_t simSerial{0};   //!< FabricSimulatorImpl::GetSerial() of slot's owner (0: none)
     };
 
     // Fields every frame reads or writes come first and together (issue #15):

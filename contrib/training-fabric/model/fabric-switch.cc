@@ -326,7 +326,7 @@ FabricSwitch::Drop(Ptr<const Packet> p, uint32_t inPort, DropReason reason)
 }
 
 void
-FabricSwitch::ReceiveFrame(FabricNetDevice* dev, Ptr<Packet> p)
+FabricSwitch::ReceiveFrame(FabricNetDevice* dev, const Ptr<Packet>& p)
 {
     NS_LOG_FUNCTION(this << dev << p);
     m_counters.rxFrames++;
@@ -378,10 +378,13 @@ FabricSwitch::ReceiveFrame(FabricNetDevice* dev, Ptr<Packet> p)
     NS_LOG_LOGIC(m_name << " forwards " << bytes << " B from port " << inPort << " to port " << out
                         << ", class " << +cls);
     m_counters.forwarded++;
-    m_forwardTrace(p, inPort, out, cls);
+    if (!m_forwardTrace.IsEmpty())
+    {
+        m_forwardTrace(p, inPort, out, cls);
+    }
     // ECT(0)/ECT(1) frames may be marked at egress; Not-ECT never.
     const uint32_t tag = inPort | (info.ecn != 0 ? kEctTagBit : 0) | (info.hasInt ? kIntTagBit : 0);
-    m_ports[out]->Enqueue(std::move(p), cls, tag);
+    m_ports[out]->Enqueue(p, cls, tag);
 }
 
 void

@@ -180,7 +180,7 @@ class FabricSwitch : public Object, private FabricPortHandler
   private:
     void DoDispose() override;
     // FabricPortHandler: the ports' frames.
-    void ReceiveFrame(FabricNetDevice* dev, Ptr<Packet> p) override;
+    void ReceiveFrame(FabricNetDevice* dev, const Ptr<Packet>& p) override;
     void FrameDequeued(FabricNetDevice* dev,
                        const Ptr<Packet>& p,
                        uint8_t cls,

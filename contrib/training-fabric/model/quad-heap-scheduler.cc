@@ -131,7 +131,6 @@ QuadHeapScheduler::Erase(std::size_t i)
 void
 QuadHeapScheduler::Insert(const Event& ev)
 {
-    NS_LOG_FUNCTION(this << ev.impl << ev.key.m_ts << ev.key.m_uid);
     uint64_t tie = kLocal | ev.key.m_uid;
     if (s_nextArrival != kNotArrival)
     {
@@ -139,6 +138,35 @@ QuadHeapScheduler::Insert(const Event& ev)
         s_nextArrival = kArrivalTaken; // tells ScheduleArrival this scheduler ordered it
     }
     const Entry e{ev.key.m_ts, tie, ev.impl, ev.key.m_uid, ev.key.m_context};
+    m_heap.emplace_back();
+    SiftUp(m_heap.size() - 1, e);
+}
+
+void
+QuadHeapScheduler::Push(uint64_t ts, uint32_t uid, uint32_t context, EventImpl* impl)
+{
+    uint64_t tie = kLocal | uid;
+    if (s_nextArrival != kNotArrival)
+    {
+        // ScheduleArrival through Simulator::ScheduleWithContext (a
+        // FabricSimulatorImpl inserts here rather than through Insert).
+        tie = s_nextArrival;
+        s_nextArrival = kArrivalTaken;
+    }
+    const Entry e{ts, tie, impl, uid, context};
+    m_heap.emplace_back();
+    SiftUp(m_heap.size() - 1, e);
+}
+
+void
+QuadHeapScheduler::PushArrival(uint64_t ts,
+                               uint32_t uid,
+                               uint32_t node,
+                               uint32_t ifIndex,
+                               EventImpl* impl)
+{
+    NS_ASSERT_MSG(node < (1U << 31), "QuadHeapScheduler: node id " << node << " too large");
+    const Entry e{ts, (uint64_t{node} << 32) | ifIndex, impl, uid, node};
     m_heap.emplace_back();
     SiftUp(m_heap.size() - 1, e);
 }
@@ -156,17 +184,18 @@ QuadHeapScheduler::PeekNext() const
     return ToEvent(m_heap.front());
 }
 
-Scheduler::Event
-QuadHeapScheduler::RemoveNext()
+QuadHeapScheduler::Next
+QuadHeapScheduler::Pop()
 {
     NS_ASSERT(!m_heap.empty());
-    Event next = ToEvent(m_heap.front());
-    if (!(m_heap.front().tie & kLocal))
-    {
-        // Other events of this timestamp may have smaller uids and not have
-        // run yet: the simulator's IsExpired must not take them for expired.
-        next.key.m_uid = EventId::UID::RESERVED;
-    }
+    const Entry& front = m_heap.front();
+    // An arrival runs as uid RESERVED: other events of this timestamp may
+    // have smaller uids and not have run yet, and the simulator's IsExpired
+    // must not take them for expired.
+    const Next next{front.ts,
+                    front.impl,
+                    (front.tie & kLocal) ? front.uid : uint32_t{EventId::UID::RESERVED},
+                    front.context};
     // Bottom-up deletion (Floyd; Wegener, "Bottom-up heapsort", TCS 1993):
     // the hole at the root follows the earliest child down to a leaf, then
     // the last event fills it and rises, usually by little since it came
@@ -209,6 +238,18 @@ QuadHeapScheduler::RemoveNext()
     }
     SiftUp(i, last);
     return next;
+}
+
+Scheduler::Event
+QuadHeapScheduler::RemoveNext()
+{
+    const Next next = Pop();
+    Event ev;
+    ev.impl = next.impl;
+    ev.key.m_ts = next.ts;
+    ev.key.m_uid = next.uid;
+    ev.key.m_context = next.context;
+    return ev;
 }
 
 void

@@ -64,6 +64,57 @@ class QuadHeapScheduler : public Scheduler
     Event RemoveNext() override;
     void Remove(const Event& ev) override;
 
+    /// The earliest event, as Pop() hands it to FabricSimulatorImpl.
+    struct Next
+    {
+        uint64_t ts;      //!< timestamp
+        EventImpl* impl;  //!< the event (the caller takes over the scheduler's reference)
+        uint32_t uid;     //!< its uid, or EventId's RESERVED for an arrival (see RemoveNext)
+        uint32_t context; //!< its context
+    };
+
+    /**
+     * Insert without the virtual call and the Scheduler::Event copy
+     * (FabricSimulatorImpl's path): what Insert does with an event of key
+     * (\p ts, \p uid, \p context).
+     */
+    void Push(uint64_t ts, uint32_t uid, uint32_t context, EventImpl* impl);
+    /// Push of an arrival at device \p ifIndex of node \p node (see ScheduleArrival).
+    void PushArrival(uint64_t ts, uint32_t uid, uint32_t node, uint32_t ifIndex, EventImpl* impl);
+    /// What RemoveNext does, without the virtual call; requires !IsEmpty().
+    Next Pop();
+
+    /// \return true if no event is pending (IsEmpty without the virtual call)
+    bool Empty() const
+    {
+        return m_heap.empty();
+    }
+
+    /// \return the earliest event's timestamp; requires !Empty()
+    uint64_t TopTs() const
+    {
+        return m_heap.front().ts;
+    }
+
+    /// \return the earliest event's tie (see Entry); requires !Empty()
+    uint64_t TopTie() const
+    {
+        return m_heap.front().tie;
+    }
+
+    /// \return the tie of an event that is not an arrival, of uid \p uid
+    static uint64_t LocalTie(uint32_t uid)
+    {
+        return kLocal | uid;
+    }
+
+    /// \return the tie of an arrival at device \p ifIndex of node \p node
+    static uint64_t ArrivalTie(uint32_t node, uint32_t ifIndex)
+    {
+        NS_ASSERT_MSG(node < (1U << 31), "QuadHeapScheduler: node id " << node << " too large");
+        return (uint64_t{node} << 32) | ifIndex;
+    }
+
     /**
      * Schedule a frame arrival at device \p ifIndex of node \p node (also the
      * event's context), \p delay from now: Simulator::ScheduleWithContext(

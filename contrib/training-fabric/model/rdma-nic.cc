@@ -409,7 +409,7 @@ RdmaNic::Wake()
 }
 
 void
-RdmaNic::ReceiveFrame(FabricNetDevice* dev, Ptr<Packet> p)
+RdmaNic::ReceiveFrame(FabricNetDevice* dev, const Ptr<Packet>& p)
 {
     NS_LOG_FUNCTION(this << dev << p);
     RoceFrameInfo info;

@@ -61,7 +61,7 @@ FabricRemoteChannel::Attach(Ptr<FabricNetDevice> device)
 }
 
 void
-FabricRemoteChannel::Transmit(Ptr<Packet> p, const FabricNetDevice* src, Time txTime) const
+FabricRemoteChannel::Transmit(const Ptr<Packet>& p, const FabricNetDevice* src, Time txTime) const
 {
     // The frame arrives txTime + delay from now. ns-3's engines schedule the
     // MpiReceiver event when the message comes, in no fixed place among the

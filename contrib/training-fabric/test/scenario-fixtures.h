@@ -10,6 +10,7 @@
 
 #include "ns3/scenario-config.h"
 
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,24 @@ ErrorOf(const std::string& text, const std::vector<std::string>& sets, const std
         return e.what();
     }
     return "";
+}
+
+/// summary.json without the lines that depend on the machine (wall times, peak RSS).
+inline std::string
+WithoutWallTime(const std::string& summary)
+{
+    std::istringstream in(summary);
+    std::string line;
+    std::string out;
+    while (std::getline(in, line))
+    {
+        if (line.find("wall_s\"") == std::string::npos &&
+            line.find("\"peak_rss_bytes\"") == std::string::npos)
+        {
+            out += line + "\n";
+        }
+    }
+    return out;
 }
 
 /// Error of the incast scenario (as "incast.json") with \p sets applied.

@@ -4,6 +4,8 @@
  * Scenario-level tests: the verbatim incast scenario with and without PFC,
  * determinism of outputs, and the errors bad scenario files get.
  */
+#include "scenario-fixtures.h"
+
 #include "ns3/fabric-topology.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rdma-queue-pair.h"
@@ -19,6 +21,7 @@
 #include <sstream>
 
 using namespace ns3;
+using tftest::WithoutWallTime;
 
 namespace
 {
@@ -55,24 +58,6 @@ RunTotals(const ScenarioConfig& cfg, std::string* summary = nullptr, std::string
         *flows = run.FlowsCsv();
     }
     return run.GetTotals();
-}
-
-/// Drop the lines of summary.json that depend on the machine (wall times, peak RSS).
-std::string
-WithoutWallTime(const std::string& summary)
-{
-    std::istringstream in(summary);
-    std::string line;
-    std::string out;
-    while (std::getline(in, line))
-    {
-        if (line.find("wall_s\"") == std::string::npos &&
-            line.find("\"peak_rss_bytes\"") == std::string::npos)
-        {
-            out += line + "\n";
-        }
-    }
-    return out;
 }
 
 // The verbatim incast (examples/incast-8to1.json), lossless: 8 senders on

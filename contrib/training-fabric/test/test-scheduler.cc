@@ -6,15 +6,20 @@
  * schedulers where arrivals tie; MpiSameAnswer checks what the order is
  * for: the same answer on MPI ranks as in one process.)
  */
+#include "ns3/event-slot-tree.h"
 #include "ns3/fabric-topology.h"
+#include "ns3/global-value.h"
 #include "ns3/quad-heap-scheduler.h"
+#include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
 #include "ns3/splitmix64.h"
+#include "ns3/string.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -137,10 +142,38 @@ TEST(QuadHeapScheduler, InterleavedInsertRemoveNextAndRemove)
 // Through the simulator: events at one time run in the order they were
 // scheduled (uids grow with each Schedule), a cancelled event does not run,
 // a removed one neither, and a later time runs later.
-TEST(QuadHeapScheduler, SimulatorRunsTiesInScheduleOrderAndSkipsCancelled)
+// Both event loops: ns-3's and the module's FabricSimulatorImpl (which
+// inserts into a QuadHeapScheduler without the Scheduler interface).
+class QuadHeapUnder : public ::testing::TestWithParam<std::string>
 {
-    FabricTopology::EnsurePicosecondResolution(); // before any Time, as every run
-    Simulator::SetScheduler(ObjectFactory("ns3::QuadHeapScheduler"));
+  protected:
+    void SetUp() override
+    {
+        FabricTopology::EnsurePicosecondResolution(); // before any Time, as every run
+        GlobalValue::Bind("SimulatorImplementationType", StringValue(GetParam()));
+    }
+
+    void TearDown() override
+    {
+        GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+    }
+
+    /// Install the scheduler (and so the simulator) and check it is GetParam()'s.
+    static void Start()
+    {
+        Simulator::SetScheduler(ObjectFactory("ns3::QuadHeapScheduler"));
+        ASSERT_EQ(Simulator::GetImplementation()->GetInstanceTypeId().GetName(), GetParam());
+    }
+};
+
+INSTANTIATE_TEST_SUITE_P(Simulators,
+                         QuadHeapUnder,
+                         ::testing::Values("ns3::DefaultSimulatorImpl",
+                                           "ns3::FabricSimulatorImpl"));
+
+TEST_P(QuadHeapUnder, SimulatorRunsTiesInScheduleOrderAndSkipsCancelled)
+{
+    Start();
     std::vector<int> ran;
     Simulator::Schedule(NanoSeconds(2), [&ran]() { ran.push_back(5); });
     for (int i = 0; i < 4; ++i)
@@ -170,11 +203,10 @@ TEST(QuadHeapScheduler, SimulatorRunsTiesInScheduleOrderAndSkipsCancelled)
 // The first arrival cancels local 1: scheduled before it (smaller uid) and
 // not run yet, so not expired (an arrival runs as uid RESERVED), and the
 // cancel must hold.
-TEST(QuadHeapScheduler, ArrivalsRunFirstByNodeAndInterfaceWhenEverScheduled)
+TEST_P(QuadHeapUnder, ArrivalsRunFirstByNodeAndInterfaceWhenEverScheduled)
 {
-    FabricTopology::EnsurePicosecondResolution();
     auto run = [](bool late) {
-        Simulator::SetScheduler(ObjectFactory("ns3::QuadHeapScheduler"));
+        Start();
         std::vector<std::string> ran;
         EventId local1;
         const Time at = NanoSeconds(10);
@@ -221,6 +253,86 @@ TEST(QuadHeapScheduler, ArrivalsRunFirstByNodeAndInterfaceWhenEverScheduled)
     const std::vector<std::string> expected = {"1,1", "1,3", "2,0", "2,1", "0", "2"};
     EXPECT_EQ(run(false), expected);
     EXPECT_EQ(run(true), expected);
+}
+
+// The slot tree against a reference: a std::set of (ts, tie, slot). The
+// event loop's pattern: take the earliest slot, then (usually) set that
+// slot again and a few others, sometimes add slots (the tree grows from
+// 1 leaf past 64). Keys: timestamps 0..49 ahead of now (ties frequent),
+// ties unique. Expected: the tree's earliest is always the set's first, and
+// every slot comes out exactly as often as it was set.
+TEST(EventSlotTree, EarliestSlotAsASortedSetWithDeferredReplays)
+{
+    EventSlotTree tree;
+    std::set<std::tuple<uint64_t, uint64_t, uint32_t>> ref;
+    std::vector<bool> busy;
+    SplitMix64 rng(7);
+    uint64_t now = 0;
+    uint64_t nextTie = 1;
+    auto setRandom = [&](uint32_t slot) {
+        const uint64_t ts = now + rng.Below(50);
+        const uint64_t tie = nextTie++;
+        tree.Set(slot, ts, tie);
+        ref.insert({ts, tie, slot});
+        busy[slot] = true;
+    };
+    for (int i = 0; i < 3; ++i)
+    {
+        busy.push_back(false);
+        setRandom(tree.AddSlot());
+    }
+    uint64_t popped = 0;
+    for (int step = 0; step < 200000; ++step)
+    {
+        ASSERT_EQ(tree.Empty(), ref.empty());
+        if (ref.empty())
+        {
+            busy.push_back(false);
+            setRandom(tree.AddSlot());
+            continue;
+        }
+        const auto [ts, tie, slot] = *ref.begin();
+        ASSERT_EQ(tree.TopTs(), ts) << "step " << step;
+        ASSERT_EQ(tree.TopTie(), tie) << "step " << step;
+        ASSERT_EQ(tree.Top(), slot) << "step " << step;
+        ASSERT_EQ(tree.PopTop(), slot);
+        ref.erase(ref.begin());
+        busy[slot] = false;
+        now = ts;
+        ++popped;
+        // What the event does: often sets its own slot again (before or
+        // after others), sets up to two idle slots, rarely adds a slot.
+        const bool again = rng.Below(4) != 0;
+        const bool againFirst = rng.Below(2) == 0;
+        if (again && againFirst)
+        {
+            setRandom(slot);
+        }
+        for (uint64_t k = rng.Below(3); k > 0; --k)
+        {
+            const auto s = static_cast<uint32_t>(rng.Below(busy.size()));
+            if (!busy[s])
+            {
+                setRandom(s);
+            }
+        }
+        if (again && !againFirst && !busy[slot])
+        {
+            setRandom(slot);
+        }
+        if (rng.Below(2000) == 0 || busy.size() < 8)
+        {
+            busy.push_back(false);
+            const uint32_t s = tree.AddSlot();
+            ASSERT_EQ(s, busy.size() - 1);
+            if (rng.Below(2) == 0)
+            {
+                setRandom(s);
+            }
+        }
+    }
+    EXPECT_GT(busy.size(), 64U) << "the tree never grew past 64 leaves";
+    EXPECT_GT(popped, 150000U);
 }
 
 } // namespace

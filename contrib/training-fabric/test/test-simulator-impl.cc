@@ -1,0 +1,275 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * FabricSimulatorImpl against ns-3's DefaultSimulatorImpl: the same events
+ * at the same times, in the same contexts, in the same order, with the same
+ * answers to IsExpired and GetDelayLeft, under the quad heap (the fast
+ * path) and under ns-3's MapScheduler (the Scheduler-interface path); and
+ * whole scenarios whose every output is the same under both.
+ */
+#include "scenario-fixtures.h"
+
+#include "ns3/config.h"
+#include "ns3/fabric-simulator-impl.h"
+#include "ns3/fabric-topology.h"
+#include "ns3/global-value.h"
+#include "ns3/scenario-config.h"
+#include "ns3/scenario-runner.h"
+#include "ns3/simulator-impl.h"
+#include "ns3/simulator.h"
+#include "ns3/splitmix64.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <functional>
+#include <gtest/gtest.h>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <tuple>
+#include <vector>
+
+using namespace ns3;
+using tftest::WithoutWallTime;
+
+namespace
+{
+
+const char* kDefault = "ns3::DefaultSimulatorImpl";
+const char* kFabric = "ns3::FabricSimulatorImpl";
+
+/// One observation of the program: what ran (or was asked) when, where.
+struct Rec
+{
+    int64_t ts;     //!< Simulator::Now(), time steps
+    uint32_t ctx;   //!< Simulator::GetContext()
+    int tag;        //!< the event's number, or -1 for an answer
+    int64_t answer; //!< an IsExpired/GetDelayLeft answer, or the event count
+
+    bool operator==(const Rec& o) const
+    {
+        return std::tie(ts, ctx, tag, answer) == std::tie(o.ts, o.ctx, o.tag, o.answer);
+    }
+};
+
+std::ostream&
+operator<<(std::ostream& os, const Rec& r)
+{
+    return os << "{" << r.ts << "," << r.ctx << "," << r.tag << "," << r.answer << "}";
+}
+
+/**
+ * A random event program, the same for a seed whatever the simulator:
+ * 24 events at t = 0..2 ns; each event that runs records itself, asks
+ * IsExpired and GetDelayLeft of a random earlier EventId, and schedules up
+ * to 3 more (now, with a context, or 0..3 ns ahead: many ties), or cancels
+ * or removes a random earlier one, until 4,000 have been scheduled. A stop
+ * at 40 ns interrupts the run, which resumes; two destroy events (one
+ * cancelled) run at Simulator::Destroy. Returns every observation.
+ */
+std::vector<Rec>
+RunProgram(const std::string& simulator, const std::string& scheduler, uint64_t seed)
+{
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(simulator));
+    Simulator::SetScheduler(ObjectFactory(scheduler));
+    EXPECT_EQ(Simulator::GetImplementation()->GetInstanceTypeId().GetName(), simulator);
+    EXPECT_EQ(FabricSimulatorImpl::Current() != nullptr, simulator == kFabric);
+
+    SplitMix64 rng(seed);
+    std::vector<Rec> out;
+    std::vector<EventId> ids;
+    int scheduled = 0;
+    std::function<void(int)> fire;
+    auto record = [&out](int tag, int64_t answer) {
+        out.push_back(Rec{Simulator::Now().GetTimeStep(), Simulator::GetContext(), tag, answer});
+    };
+    auto spawn = [&](int n) {
+        for (int i = 0; i < n && scheduled < 4000; ++i)
+        {
+            const int tag = scheduled++;
+            const Time delay = NanoSeconds(static_cast<int64_t>(rng.Below(4)));
+            switch (rng.Below(8))
+            {
+            case 0:
+                ids.push_back(Simulator::ScheduleNow([&fire, tag]() { fire(tag); }));
+                break;
+            case 1:
+                Simulator::ScheduleWithContext(static_cast<uint32_t>(rng.Below(5)),
+                                               delay,
+                                               [&fire, tag]() { fire(tag); });
+                break;
+            case 6:
+                if (!ids.empty())
+                {
+                    ids[rng.Below(ids.size())].Cancel();
+                }
+                break;
+            case 7:
+                if (!ids.empty())
+                {
+                    Simulator::Remove(ids[rng.Below(ids.size())]);
+                }
+                break;
+            default:
+                ids.push_back(Simulator::Schedule(delay, [&fire, tag]() { fire(tag); }));
+            }
+        }
+    };
+    fire = [&](int tag) {
+        record(tag, 0);
+        if (!ids.empty())
+        {
+            const EventId& e = ids[rng.Below(ids.size())];
+            record(-1, e.IsExpired() ? -1 : Simulator::GetDelayLeft(e).GetTimeStep());
+        }
+        spawn(static_cast<int>(rng.Below(4)));
+    };
+    spawn(24);
+    Simulator::ScheduleDestroy([&record]() { record(-2, 0); });
+    EventId cancelledDestroy = Simulator::ScheduleDestroy([&record]() { record(-3, 0); });
+    Simulator::ScheduleDestroy([&record]() { record(-4, 0); });
+    Simulator::Cancel(cancelledDestroy);
+    Simulator::Stop(NanoSeconds(40));
+    Simulator::Run();
+    record(-5, static_cast<int64_t>(Simulator::GetEventCount()));
+    Simulator::Run();
+    record(-6, static_cast<int64_t>(Simulator::GetEventCount()));
+    Simulator::Destroy();
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(kDefault));
+    return out;
+}
+
+class SimulatorImplSameAnswer : public ::testing::TestWithParam<std::string>
+{
+  protected:
+    void SetUp() override
+    {
+        FabricTopology::EnsurePicosecondResolution();
+    }
+};
+
+INSTANTIATE_TEST_SUITE_P(Schedulers,
+                         SimulatorImplSameAnswer,
+                         ::testing::Values("ns3::QuadHeapScheduler", "ns3::MapScheduler"));
+
+// Expected: exactly ns-3's sequence. The program is rich enough to tell: it
+// runs thousands of events, the stop at 40 ns splits them, some cancels and
+// removes take effect, some answers are "expired", and both destroy events
+// that were not cancelled run, in the order they were scheduled.
+TEST_P(SimulatorImplSameAnswer, RandomProgramRunsAsUnderNs3)
+{
+    for (uint64_t seed : {1, 2, 3})
+    {
+        const std::vector<Rec> ns3Run = RunProgram(kDefault, GetParam(), seed);
+        const std::vector<Rec> fabricRun = RunProgram(kFabric, GetParam(), seed);
+        EXPECT_EQ(fabricRun, ns3Run) << "seed " << seed;
+
+        int ran = 0;
+        int expiredAnswers = 0;
+        std::vector<int> destroyed;
+        int64_t stoppedAt = -1;
+        for (const Rec& r : ns3Run)
+        {
+            ran += r.tag >= 0;
+            expiredAnswers += r.tag == -1 && r.answer == -1;
+            if (r.tag <= -2 && r.tag >= -4)
+            {
+                destroyed.push_back(r.tag);
+            }
+            if (r.tag == -5)
+            {
+                stoppedAt = r.ts;
+            }
+        }
+        EXPECT_GT(ran, 2000);
+        EXPECT_LT(ran, 4000) << "no cancel or remove took effect";
+        EXPECT_GT(expiredAnswers, 0);
+        EXPECT_EQ(stoppedAt, NanoSeconds(40).GetTimeStep());
+        EXPECT_EQ(destroyed, (std::vector<int>{-2, -4}));
+    }
+}
+
+// An event scheduled from another thread waits until the loop takes it
+// (after the event that is running), then runs its delay after that
+// event's time, in its context. Event at 5 ns starts a thread that schedules
+// in context 7 with a delay of 3 ns and joins it: expected (8 ns, context 7),
+// after the events already at 5 ns.
+TEST(SimulatorImpl, EventFromAnotherThreadRunsAsUnderNs3)
+{
+    FabricTopology::EnsurePicosecondResolution();
+    auto run = [](const char* simulator) {
+        GlobalValue::Bind("SimulatorImplementationType", StringValue(simulator));
+        Simulator::SetScheduler(ObjectFactory("ns3::QuadHeapScheduler"));
+        std::vector<Rec> out;
+        auto record = [&out](int tag) {
+            out.push_back(Rec{Simulator::Now().GetTimeStep(), Simulator::GetContext(), tag, 0});
+        };
+        Simulator::Schedule(NanoSeconds(5), [&]() {
+            record(0);
+            std::thread t([&record]() {
+                Simulator::ScheduleWithContext(7, NanoSeconds(3), [&record]() { record(2); });
+            });
+            t.join();
+        });
+        Simulator::Schedule(NanoSeconds(5), [&]() { record(1); });
+        Simulator::Run();
+        Simulator::Destroy();
+        GlobalValue::Bind("SimulatorImplementationType", StringValue(kDefault));
+        return out;
+    };
+    const int64_t ns = NanoSeconds(1).GetTimeStep();
+    const std::vector<Rec> expected = {{5 * ns, Simulator::NO_CONTEXT, 0, 0},
+                                       {5 * ns, Simulator::NO_CONTEXT, 1, 0},
+                                       {8 * ns, 7, 2, 0}};
+    EXPECT_EQ(run(kDefault), expected);
+    EXPECT_EQ(run(kFabric), expected);
+}
+
+/// summary.json (minus wall times) and flows.csv of the incast example with \p sets.
+std::pair<std::string, std::string>
+RunIncast(std::vector<std::string> sets, const std::string& simulator)
+{
+    sets.push_back("simulator=" + simulator);
+    ScenarioRunner run(LoadScenarioFile("examples/incast-8to1.json", sets));
+    run.Build();
+    EXPECT_EQ(FabricSimulatorImpl::Current() != nullptr, simulator == "fabric");
+    run.Run();
+    return {WithoutWallTime(run.SummaryJson()), run.FlowsCsv()};
+}
+
+// Whole runs: every congestion control (their timers are events that are
+// cancelled and rescheduled), PFC pauses (the incast), a link that goes
+// down and up (frames lost in flight), and the map scheduler; per-frame
+// events in slots, in the heap, or both. Expected: the same summary (event
+// count included) and flows, byte for byte.
+TEST(SimulatorImpl, ScenariosGiveTheSameOutputsUnderBoth)
+{
+    const std::vector<std::vector<std::string>> cases = {
+        {"nic.cc=dcqcn", "workload.bytes=200KB"},
+        {"nic.cc=hpcc", "workload.bytes=200KB"},
+        {"nic.cc=timely", "workload.bytes=200KB"},
+        {"nic.cc=dcqcn", "workload.bytes=200KB", "scheduler=map"},
+        {"workload={\"type\": \"permutation\", \"bytes\": \"300KB\"}",
+         "events=[{\"at\": \"20us\", \"link\": [16, 18], \"state\": \"down\"}, "
+         "{\"at\": \"40us\", \"link\": [16, 18], \"state\": \"up\"}]"},
+    };
+    for (const auto& sets : cases)
+    {
+        const auto ns3Run = RunIncast(sets, "ns3-default");
+        // Every port and cable direction in a slot (the default's 2,048 cover
+        // this fabric's 96), some (7) with the rest in the heap, or none.
+        for (uint32_t maxSlots : {2048U, 7U, 0U})
+        {
+            Config::SetDefault("ns3::FabricSimulatorImpl::MaxSlots", UintegerValue(maxSlots));
+            const auto fabricRun = RunIncast(sets, "fabric");
+            EXPECT_EQ(fabricRun.first, ns3Run.first) << sets.front() << ", " << maxSlots;
+            EXPECT_EQ(fabricRun.second, ns3Run.second) << sets.front() << ", " << maxSlots;
+        }
+        Config::SetDefault("ns3::FabricSimulatorImpl::MaxSlots", UintegerValue(2048));
+        // Runs that did the work: every flow completed, nothing lost.
+        EXPECT_NE(ns3Run.first.find("\"outcome\": \"completed\""), std::string::npos)
+            << ns3Run.first;
+    }
+}
+
+} // namespace
