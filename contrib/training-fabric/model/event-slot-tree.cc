@@ -69,6 +69,7 @@ EventSlotTree::Set(uint32_t slot, uint64_t ts, uint64_t tie)
     NS_ASSERT(slot < m_nSlots);
     NS_ASSERT_MSG(!IsSet(slot), "EventSlotTree: slot " << slot << " already holds a key");
     m_node[m_leaves + slot] = Node{ts, tie, slot};
+    m_count++;
     if (m_pending == slot)
     {
         m_pending = kNone; // this replay is the deferred one too
@@ -85,6 +86,7 @@ EventSlotTree::PopTop()
     Node& leaf = m_node[m_leaves + slot];
     leaf.ts = kInf;
     leaf.tie = kInf;
+    m_count--;
     m_pending = slot;
     return slot;
 }

@@ -67,6 +67,13 @@ class EventSlotTree
         return m_node[1].ts == kInf && m_node[1].tie == kInf;
     }
 
+    /// \return true if no slot holds a key (as Empty(), without its
+    /// deferred replay: it only reads)
+    bool IsEmpty() const
+    {
+        return m_count == 0;
+    }
+
     /// \return the slot with the earliest key; requires !Empty()
     uint32_t Top() const
     {
@@ -123,6 +130,7 @@ class EventSlotTree
     uint32_t m_leaves{0};      //!< a power of two >= m_nSlots
     uint32_t m_nSlots{0};      //!< slots handed out
     uint32_t m_pending{kNone}; //!< the popped slot whose replay is deferred
+    uint32_t m_count{0};       //!< slots holding a key
 };
 
 } // namespace ns3

@@ -112,27 +112,81 @@ FabricSimulatorImpl::Destroy()
             ev->Invoke();
         }
     }
+    // Simulator::Destroy forgets this instance now; whoever still holds it
+    // (a monitor keeps its simulator) must not make the fabric's fast paths
+    // schedule a later simulation's frames here.
+    if (s_current == this)
+    {
+        s_current = nullptr;
+    }
 }
+
+namespace
+{
+/// A slot's event as an EventImpl, when a scheduler other than the quad heap takes over.
+class SlotEventImpl : public EventImpl
+{
+  public:
+    SlotEventImpl(FabricSimulatorImpl::SlotFn fn, void* obj)
+        : m_fn(fn),
+          m_obj(obj)
+    {
+    }
+
+  private:
+    void Notify() override
+    {
+        m_fn(m_obj);
+    }
+
+    FabricSimulatorImpl::SlotFn m_fn; //!< what it calls
+    void* m_obj;                      //!< with this argument
+};
+} // namespace
 
 void
 FabricSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
 {
     NS_LOG_FUNCTION(this << schedulerFactory);
     Ptr<Scheduler> scheduler = schedulerFactory.Create<Scheduler>();
-    if (m_events)
+    QuadHeapScheduler* quad = dynamic_cast<QuadHeapScheduler*>(PeekPointer(scheduler));
+    // Pending events move as DefaultSimulatorImpl moves them, with their
+    // keys: from one quad heap to another each stays in its place; out of a
+    // quad heap an arrival keeps its own uid (RemoveNext would run it as
+    // RESERVED, the same key for all).
+    if (m_quad && quad)
+    {
+        quad->TakeAll(*m_quad);
+    }
+    else if (m_quad)
+    {
+        while (!m_quad->Empty())
+        {
+            scheduler->Insert(m_quad->TakeNext());
+        }
+    }
+    else if (m_events)
     {
         while (!m_events->IsEmpty())
         {
             scheduler->Insert(m_events->RemoveNext());
         }
     }
+    // Slots are ordered as a quad heap orders them: under another scheduler
+    // their events become EventImpls there (and no slot is set meanwhile:
+    // ScheduleSlot falls back).
+    while (!quad && !m_slots.Empty())
+    {
+        Scheduler::Event ev;
+        ev.key.m_ts = m_slots.TopTs();
+        const SlotEvent& e = m_slotEvents[m_slots.PopTop()];
+        ev.key.m_uid = e.keyUid;
+        ev.key.m_context = e.context;
+        ev.impl = new SlotEventImpl(e.fn, e.obj); // the scheduler's reference
+        scheduler->Insert(ev);
+    }
     m_events = scheduler;
-    m_quad = dynamic_cast<QuadHeapScheduler*>(PeekPointer(scheduler));
-    // Slot events are ordered as a QuadHeapScheduler orders them; under
-    // another scheduler none are made (ScheduleSlot falls back).
-    NS_ABORT_MSG_IF(!m_quad && !m_slots.Empty(),
-                    "FabricSimulatorImpl: SetScheduler to a scheduler other than "
-                    "ns3::QuadHeapScheduler while frame events are pending");
+    m_quad = quad;
     // ns-3 calls SetScheduler on the implementation it has just installed
     // (Simulator::GetImpl, Simulator::SetImplementation): from now on the
     // fabric's fast paths may insert here.
@@ -142,7 +196,7 @@ FabricSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
 bool
 FabricSimulatorImpl::IsFinished() const
 {
-    return (m_events->IsEmpty() && m_slots.Empty()) || m_stop;
+    return (m_events->IsEmpty() && m_slots.IsEmpty()) || m_stop;
 }
 
 void
@@ -213,44 +267,68 @@ FabricSimulatorImpl::Run()
     m_mainThreadId = std::this_thread::get_id();
     ProcessEventsWithContext();
     m_stop = false;
-    if (m_quad)
+    // An event may change the scheduler (SetScheduler): each loop returns
+    // when the kind changes, and the other one goes on.
+    while (!m_stop)
     {
-        // The earlier of the quad heap's first event and the slots' first:
-        // the order one QuadHeapScheduler holding both would give. The
-        // scheduler may not change while the loop runs (SetScheduler from
-        // an event would replace m_quad): the test is cheap.
-        while (!m_stop && m_quad)
+        if (m_quad)
         {
-            const bool slotReady = !m_slots.Empty();
-            if (m_quad->Empty())
+            RunMerged();
+            if (m_quad)
             {
-                if (!slotReady)
-                {
-                    break;
-                }
-                RunSlot();
+                break; // stopped, or no events
             }
-            else if (slotReady && KeyEarlier(m_slots.TopTs(),
-                                             m_slots.TopTie(),
-                                             m_quad->TopTs(),
-                                             m_quad->TopTie()))
+        }
+        else
+        {
+            RunPlain();
+            if (!m_quad)
             {
-                RunSlot();
-            }
-            else
-            {
-                const QuadHeapScheduler::Next next = m_quad->Pop();
-                Invoke(next.ts, next.impl, next.uid, next.context);
+                break;
             }
         }
     }
-    while (!m_stop && !m_events->IsEmpty())
+    // As DefaultSimulatorImpl: a run that ended for lack of events lost none.
+    NS_ASSERT(!m_events->IsEmpty() || !m_slots.IsEmpty() || m_unscheduledEvents == 0);
+}
+
+void
+FabricSimulatorImpl::RunMerged()
+{
+    // The earlier of the quad heap's first event and the slots' first: the
+    // order one QuadHeapScheduler holding both would give.
+    while (!m_stop && m_quad)
+    {
+        const bool slotReady = !m_slots.Empty();
+        if (m_quad->Empty())
+        {
+            if (!slotReady)
+            {
+                break;
+            }
+            RunSlot();
+        }
+        else if (slotReady &&
+                 KeyEarlier(m_slots.TopTs(), m_slots.TopTie(), m_quad->TopTs(), m_quad->TopTie()))
+        {
+            RunSlot();
+        }
+        else
+        {
+            const QuadHeapScheduler::Next next = m_quad->Pop();
+            Invoke(next.ts, next.impl, next.uid, next.context);
+        }
+    }
+}
+
+void
+FabricSimulatorImpl::RunPlain()
+{
+    while (!m_stop && !m_quad && !m_events->IsEmpty())
     {
         const Scheduler::Event next = m_events->RemoveNext();
         Invoke(next.key.m_ts, next.impl, next.key.m_uid, next.key.m_context);
     }
-    // As DefaultSimulatorImpl: a run that ended for lack of events lost none.
-    NS_ASSERT(!m_events->IsEmpty() || !m_slots.Empty() || m_unscheduledEvents == 0);
 }
 
 uint32_t
@@ -260,7 +338,7 @@ FabricSimulatorImpl::NewSlot()
     {
         return EventSlotTree::kNone;
     }
-    m_slotEvents.push_back(SlotEvent{nullptr, nullptr, 0, 0});
+    m_slotEvents.push_back(SlotEvent{nullptr, nullptr, 0, 0, 0});
     return m_slots.AddSlot();
 }
 
@@ -278,7 +356,7 @@ FabricSimulatorImpl::ScheduleSlot(uint32_t slot,
     const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
     const uint32_t uid = m_uid++;
     m_unscheduledEvents++;
-    m_slotEvents[slot] = SlotEvent{fn, obj, uid, context};
+    m_slotEvents[slot] = SlotEvent{fn, obj, uid, context, uid};
     m_slots.Set(slot, ts, QuadHeapScheduler::LocalTie(uid));
     return true;
 }
@@ -296,10 +374,10 @@ FabricSimulatorImpl::ScheduleArrivalSlot(uint32_t slot,
         return false;
     }
     const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
-    m_uid++; // as ScheduleWithContext would
+    const uint32_t uid = m_uid++; // as ScheduleWithContext would
     m_unscheduledEvents++;
-    // An arrival runs as uid RESERVED (see QuadHeapScheduler::RemoveNext).
-    m_slotEvents[slot] = SlotEvent{fn, obj, EventId::UID::RESERVED, node};
+    // An arrival runs as uid RESERVED, as QuadHeapScheduler::Pop gives it.
+    m_slotEvents[slot] = SlotEvent{fn, obj, EventId::UID::RESERVED, node, uid};
     m_slots.Set(slot, ts, QuadHeapScheduler::ArrivalTie(node, ifIndex));
     return true;
 }

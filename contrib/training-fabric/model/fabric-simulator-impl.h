@@ -185,6 +185,14 @@ class FabricSimulatorImpl : public SimulatorImpl
     void DoDispose() override;
     /// Run the earliest slot's event (the slots' root).
     void RunSlot();
+    /**
+     * The loop under a QuadHeapScheduler: the earlier of the heap's first
+     * event and the slots' first, until a stop, no events, or a scheduler
+     * of another kind.
+     */
+    void RunMerged();
+    /// The loop under any other Scheduler, until a stop, no events, or a QuadHeapScheduler.
+    void RunPlain();
     /// Run the event \p impl at (\p ts, \p uid, \p context): the loop's body.
     void Invoke(uint64_t ts, EventImpl* impl, uint32_t uid, uint32_t context);
     /// Move events scheduled from other threads into the scheduler.
@@ -205,9 +213,10 @@ class FabricSimulatorImpl : public SimulatorImpl
         void* obj;        //!< with this argument
         uint32_t uid;     //!< uid to run it as (EventId's RESERVED for an arrival)
         uint32_t context; //!< its context
+        uint32_t keyUid;  //!< its own uid (its key if it moves to another scheduler)
     };
 
-    /// The installed instance (set by SetScheduler, cleared at disposal).
+    /// The installed instance (set by SetScheduler, cleared by Destroy and at disposal).
     static FabricSimulatorImpl* s_current;
     /// Instances made so far in this process (GetSerial).
     static uint64_t s_instances;

@@ -252,6 +252,28 @@ QuadHeapScheduler::RemoveNext()
     return ev;
 }
 
+Scheduler::Event
+QuadHeapScheduler::TakeNext()
+{
+    NS_ASSERT(!m_heap.empty());
+    const uint32_t uid = m_heap.front().uid;
+    Event ev = RemoveNext();
+    ev.key.m_uid = uid;
+    return ev;
+}
+
+void
+QuadHeapScheduler::TakeAll(QuadHeapScheduler& other)
+{
+    while (!other.m_heap.empty())
+    {
+        const Entry e = other.m_heap.back();
+        other.m_heap.pop_back();
+        m_heap.push_back(e);
+        SiftUp(m_heap.size() - 1, e);
+    }
+}
+
 void
 QuadHeapScheduler::Remove(const Event& ev)
 {

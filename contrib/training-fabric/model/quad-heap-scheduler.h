@@ -108,6 +108,16 @@ class QuadHeapScheduler : public Scheduler
         return kLocal | uid;
     }
 
+    /**
+     * RemoveNext for moving events to another scheduler: an arrival keeps
+     * its own uid (RemoveNext runs it as EventId's RESERVED, which would
+     * give every arrival the same key elsewhere); requires !IsEmpty().
+     */
+    Event TakeNext();
+
+    /// Move every pending event of \p other here, each in its place (arrivals stay arrivals).
+    void TakeAll(QuadHeapScheduler& other);
+
     /// \return the tie of an arrival at device \p ifIndex of node \p node
     static uint64_t ArrivalTie(uint32_t node, uint32_t ifIndex)
     {

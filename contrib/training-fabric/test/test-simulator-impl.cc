@@ -13,6 +13,7 @@
 #include "ns3/fabric-simulator-impl.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/global-value.h"
+#include "ns3/quad-heap-scheduler.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/simulator-impl.h"
@@ -223,6 +224,106 @@ TEST(SimulatorImpl, EventFromAnotherThreadRunsAsUnderNs3)
                                        {8 * ns, 7, 2, 0}};
     EXPECT_EQ(run(kDefault), expected);
     EXPECT_EQ(run(kFabric), expected);
+}
+
+/// What ran when: (time in ns, tag).
+using Ran = std::vector<std::pair<int64_t, int>>;
+
+/// A slot event's function: appends its tag to the Ran it was given.
+struct SlotRecord
+{
+    Ran* out;
+    int tag;
+
+    static void Fire(void* self)
+    {
+        auto* r = static_cast<SlotRecord*>(self);
+        r->out->emplace_back(Simulator::Now().GetNanoSeconds(), r->tag);
+    }
+};
+
+// Run under ns-3's map scheduler, an event at 1 ns switches to the quad
+// heap and sets a slot for 5 ns; an event waits at 10 ns. Expected: the
+// slot's event at 5 ns, then the 10 ns one, in the one Run (the loop must
+// notice the new kind of scheduler and look at the slots).
+TEST(SimulatorImpl, SwitchingToTheQuadHeapDuringARunRunsSlotEventsInTime)
+{
+    FabricTopology::EnsurePicosecondResolution();
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(kFabric));
+    Simulator::SetScheduler(ObjectFactory("ns3::MapScheduler"));
+    Ran ran;
+    SlotRecord slotEvent{&ran, 1};
+    Simulator::Schedule(NanoSeconds(1), [&]() {
+        Simulator::SetScheduler(ObjectFactory("ns3::QuadHeapScheduler"));
+        FabricSimulatorImpl* sim = FabricSimulatorImpl::Current();
+        ASSERT_NE(sim, nullptr);
+        const uint32_t slot = sim->NewSlot();
+        EXPECT_TRUE(sim->ScheduleSlot(slot, 0, NanoSeconds(4), &SlotRecord::Fire, &slotEvent));
+    });
+    Simulator::Schedule(NanoSeconds(10), [&]() { ran.emplace_back(10, 2); });
+    Simulator::Run();
+    EXPECT_EQ(ran, (Ran{{5, 1}, {10, 2}}));
+    Simulator::Destroy();
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(kDefault));
+}
+
+// Under the quad heap: a slot event (uid u), then a slot arrival (uid
+// u + 1), both at 5 ns, and two heap arrivals at 6 ns at different nodes
+// (uids u + 2, u + 3). At 1 ns an event switches to ns-3's map scheduler,
+// which orders by (time, uid). Expected: all four run, in uid order: the
+// slot event before the slot arrival (the quad heap would run the arrival
+// first), both 6 ns arrivals (with the one uid RESERVED that RemoveNext
+// gives arrivals, the map would keep only one of them).
+TEST(SimulatorImpl, SwitchingAwayFromTheQuadHeapMovesSlotsAndArrivalsWithTheirUids)
+{
+    FabricTopology::EnsurePicosecondResolution();
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(kFabric));
+    Simulator::SetScheduler(ObjectFactory("ns3::QuadHeapScheduler"));
+    FabricSimulatorImpl* sim = FabricSimulatorImpl::Current();
+    ASSERT_NE(sim, nullptr);
+    Ran ran;
+    SlotRecord local{&ran, 1};
+    SlotRecord arrival{&ran, 2};
+    const uint32_t s1 = sim->NewSlot();
+    const uint32_t s2 = sim->NewSlot();
+    EXPECT_TRUE(sim->ScheduleSlot(s1, 0, NanoSeconds(5), &SlotRecord::Fire, &local));
+    EXPECT_TRUE(sim->ScheduleArrivalSlot(s2, 3, 1, NanoSeconds(5), &SlotRecord::Fire, &arrival));
+    for (int node : {7, 6})
+    {
+        QuadHeapScheduler::ScheduleArrival(node, 1, NanoSeconds(6), [&ran, node]() {
+            ran.emplace_back(Simulator::Now().GetNanoSeconds(), 10 + node);
+        });
+    }
+    Simulator::Schedule(NanoSeconds(1),
+                        []() { Simulator::SetScheduler(ObjectFactory("ns3::MapScheduler")); });
+    Simulator::Run();
+    EXPECT_EQ(ran, (Ran{{5, 1}, {5, 2}, {6, 17}, {6, 16}}));
+    EXPECT_EQ(Simulator::GetEventCount(), 5u);
+    Simulator::Destroy();
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(kDefault));
+}
+
+// A monitor keeps its simulator (Ptr) past Simulator::Destroy. The next
+// simulation in the process, under ns-3's implementation, must not have
+// the fabric's fast paths schedule into the destroyed instance: expected,
+// no FabricSimulatorImpl installed after Destroy, and the incast completes.
+TEST(SimulatorImpl, ALaterRunUnderAnotherImplementationDoesNotUseADestroyedOne)
+{
+    FabricTopology::EnsurePicosecondResolution();
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(kFabric));
+    Simulator::SetScheduler(ObjectFactory("ns3::QuadHeapScheduler"));
+    Ptr<SimulatorImpl> kept = Simulator::GetImplementation();
+    ASSERT_EQ(FabricSimulatorImpl::Current(), PeekPointer(kept));
+    Simulator::Destroy();
+    EXPECT_EQ(FabricSimulatorImpl::Current(), nullptr);
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(kDefault));
+    ScenarioRunner run(LoadScenarioFile("examples/incast-8to1.json",
+                                        {"simulator=ns3-default", "workload.bytes=50KB"}));
+    run.Build();
+    run.Run();
+    EXPECT_NE(WithoutWallTime(run.SummaryJson()).find("\"outcome\": \"completed\""),
+              std::string::npos);
+    kept = nullptr;
 }
 
 /// summary.json (minus wall times) and flows.csv of the incast example with \p sets.
