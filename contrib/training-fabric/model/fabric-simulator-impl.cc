@@ -342,6 +342,29 @@ FabricSimulatorImpl::NewSlot()
     return m_slots.AddSlot();
 }
 
+inline bool
+FabricSimulatorImpl::SetSlot(uint32_t slot,
+                             const Time& delay,
+                             SlotFn fn,
+                             void* obj,
+                             uint32_t context,
+                             bool arrival,
+                             uint64_t arrivalTie)
+{
+    if (!m_quad || slot == EventSlotTree::kNone)
+    {
+        return false;
+    }
+    const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
+    const uint32_t uid = m_uid++; // as ScheduleWithContext would
+    m_unscheduledEvents++;
+    // An arrival runs as uid RESERVED, as QuadHeapScheduler::Pop gives it.
+    m_slotEvents[slot] =
+        SlotEvent{fn, obj, arrival ? uint32_t{EventId::UID::RESERVED} : uid, context, uid};
+    m_slots.Set(slot, ts, arrival ? arrivalTie : QuadHeapScheduler::LocalTie(uid));
+    return true;
+}
+
 bool
 FabricSimulatorImpl::ScheduleSlot(uint32_t slot,
                                   uint32_t context,
@@ -349,16 +372,7 @@ FabricSimulatorImpl::ScheduleSlot(uint32_t slot,
                                   SlotFn fn,
                                   void* obj)
 {
-    if (!m_quad || slot == EventSlotTree::kNone)
-    {
-        return false;
-    }
-    const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
-    const uint32_t uid = m_uid++;
-    m_unscheduledEvents++;
-    m_slotEvents[slot] = SlotEvent{fn, obj, uid, context, uid};
-    m_slots.Set(slot, ts, QuadHeapScheduler::LocalTie(uid));
-    return true;
+    return SetSlot(slot, delay, fn, obj, context, false, 0);
 }
 
 bool
@@ -369,17 +383,7 @@ FabricSimulatorImpl::ScheduleArrivalSlot(uint32_t slot,
                                          SlotFn fn,
                                          void* obj)
 {
-    if (!m_quad || slot == EventSlotTree::kNone)
-    {
-        return false;
-    }
-    const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
-    const uint32_t uid = m_uid++; // as ScheduleWithContext would
-    m_unscheduledEvents++;
-    // An arrival runs as uid RESERVED, as QuadHeapScheduler::Pop gives it.
-    m_slotEvents[slot] = SlotEvent{fn, obj, EventId::UID::RESERVED, node, uid};
-    m_slots.Set(slot, ts, QuadHeapScheduler::ArrivalTie(node, ifIndex));
-    return true;
+    return SetSlot(slot, delay, fn, obj, node, true, QuadHeapScheduler::ArrivalTie(node, ifIndex));
 }
 
 bool

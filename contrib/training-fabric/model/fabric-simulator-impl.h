@@ -183,6 +183,15 @@ class FabricSimulatorImpl : public SimulatorImpl
 
   private:
     void DoDispose() override;
+    /// ScheduleSlot (\p arrival false) and ScheduleArrivalSlot (\p arrival
+    /// true, ordered by \p arrivalTie), in context \p context.
+    bool SetSlot(uint32_t slot,
+                 const Time& delay,
+                 SlotFn fn,
+                 void* obj,
+                 uint32_t context,
+                 bool arrival,
+                 uint64_t arrivalTie);
     /// Run the earliest slot's event (the slots' root).
     void RunSlot();
     /**
