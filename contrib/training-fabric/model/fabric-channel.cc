@@ -142,16 +142,17 @@ FabricChannel::Attach(Ptr<FabricNetDevice> device)
 }
 
 inline bool
-FabricChannel::ScheduleArrival(int peer, const Time& delay) const
+FabricChannel::ScheduleArrival(int peer, const Time& delay, bool inSlot) const
 {
     // An arrival, so ordered canonically among the receiver's events of its
     // timestamp (QuadHeapScheduler), whenever it is scheduled. The scheduler
     // owns one reference while it is pending.
     FabricSimulatorImpl* sim = FabricSimulatorImpl::Current();
-    if (sim)
+    if (sim && inSlot)
     {
-        // One arrival pending per direction (chained, or under another
-        // scheduler each frame's, and then the slot is not used).
+        // One arrival pending per direction: the slot holds it. (Frames
+        // scheduled one by one, as under another scheduler or after a switch
+        // from one while frames were in flight, go to the heap.)
         if (m_slotSim[peer] != sim->GetSerial())
         {
             m_slot[peer] = sim->NewSlot();
@@ -211,11 +212,11 @@ FabricChannel::Transmit(const Ptr<Packet>& p, const FabricNetDevice* src, Time t
         // while frames follow this one, only the oldest one's arrival is
         // pending and Deliver schedules the next. Any other scheduler orders
         // them by uid, so each is scheduled now, as it is sent.
-        m_chained[peer] = ScheduleArrival(peer, delay);
+        m_chained[peer] = ScheduleArrival(peer, delay, true);
     }
     else if (!m_chained[peer])
     {
-        ScheduleArrival(peer, delay);
+        ScheduleArrival(peer, delay, false);
     }
 }
 
@@ -228,7 +229,7 @@ FabricChannel::Deliver(int peer) const
     {
         // The next frame's arrival, later than this one's, which is now (each
         // frame's line time > 0).
-        ScheduleArrival(peer, TimeStep(wire.NextArrival() - f.arrival));
+        ScheduleArrival(peer, TimeStep(wire.NextArrival() - f.arrival), true);
     }
     if (f.epoch != m_epoch)
     {

@@ -162,10 +162,12 @@ class FabricChannel : public Channel
     static void DeliverSlot0(void* channel);
     static void DeliverSlot1(void* channel); //!< see DeliverSlot0
     /**
-     * Schedule the arrival event towards \p peer, \p delay from now.
+     * Schedule the arrival event towards \p peer, \p delay from now; in the
+     * direction's slot only if \p inSlot (the one arrival pending there:
+     * the direction is idle or chained).
      * \return true if the scheduler orders it canonically (QuadHeapScheduler)
      */
-    bool ScheduleArrival(int peer, const Time& delay) const;
+    bool ScheduleArrival(int peer, const Time& delay, bool inSlot) const;
 
     Time m_delay;                  //!< one-way propagation delay
     Ptr<FabricNetDevice> m_dev[2]; //!< the two ends

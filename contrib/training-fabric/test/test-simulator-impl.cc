@@ -10,9 +10,15 @@
 #include "scenario-fixtures.h"
 
 #include "ns3/config.h"
+#include "ns3/data-rate.h"
+#include "ns3/fabric-channel.h"
+#include "ns3/fabric-net-device.h"
 #include "ns3/fabric-simulator-impl.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/global-value.h"
+#include "ns3/mac48-address.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
 #include "ns3/quad-heap-scheduler.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-runner.h"
@@ -301,6 +307,58 @@ TEST(SimulatorImpl, SwitchingAwayFromTheQuadHeapMovesSlotsAndArrivalsWithTheirUi
     EXPECT_EQ(Simulator::GetEventCount(), 5u);
     Simulator::Destroy();
     GlobalValue::Bind("SimulatorImplementationType", StringValue(kDefault));
+}
+
+// 40 frames of 1226 B queued at t = 0 on a 100 Gb/s cable of 1 us: each
+// takes (1226 + 24 B of FCS, preamble and gap) x 8 / 100e9 = 100 ns, so
+// frame i arrives at (i + 1) x 100 ns + 1 us. At 350 ns, with frames on
+// the wire, the run switches scheduler: from ns-3's map (each frame's
+// arrival scheduled when it is sent) to the quad heap (the oldest frame's
+// only, in the cable direction's slot, once the wire is idle), and the
+// other way. Expected either way: all 40, each at its time, in order.
+TEST(SimulatorImpl, FramesOnTheWireArriveAcrossASchedulerSwitch)
+{
+    const std::vector<std::pair<const char*, const char*>> switches = {
+        {"ns3::MapScheduler", "ns3::QuadHeapScheduler"},
+        {"ns3::QuadHeapScheduler", "ns3::MapScheduler"}};
+    for (const auto& [from, to] : switches)
+    {
+        FabricTopology::EnsurePicosecondResolution();
+        GlobalValue::Bind("SimulatorImplementationType", StringValue(kFabric));
+        Simulator::SetScheduler(ObjectFactory(from));
+        Ptr<FabricNetDevice> a = CreateObject<FabricNetDevice>();
+        Ptr<FabricNetDevice> b = CreateObject<FabricNetDevice>();
+        for (Ptr<FabricNetDevice> d : {a, b})
+        {
+            d->SetAttribute("DataRate", DataRateValue(DataRate("100Gbps")));
+            CreateObject<Node>()->AddDevice(d);
+            d->SetAddress(Mac48Address::Allocate());
+        }
+        Ptr<FabricChannel> ch = CreateObject<FabricChannel>();
+        ch->SetAttribute("Delay", TimeValue(MicroSeconds(1)));
+        a->Attach(ch);
+        b->Attach(ch);
+        std::vector<Time> arrivals;
+        b->SetFabricReceiveCallback([&arrivals](Ptr<FabricNetDevice>, Ptr<Packet>) {
+            arrivals.push_back(Simulator::Now());
+        });
+        for (int i = 0; i < 40; ++i)
+        {
+            a->Enqueue(Create<Packet>(1226), 0);
+        }
+        const std::string target = to;
+        Simulator::Schedule(NanoSeconds(350),
+                            [target]() { Simulator::SetScheduler(ObjectFactory(target)); });
+        Simulator::Run();
+        ASSERT_EQ(arrivals.size(), 40u) << from << " -> " << to;
+        for (int i = 0; i < 40; ++i)
+        {
+            EXPECT_EQ(arrivals[i], NanoSeconds(100 * (i + 1)) + MicroSeconds(1))
+                << from << " -> " << to << ", frame " << i;
+        }
+        Simulator::Destroy();
+        GlobalValue::Bind("SimulatorImplementationType", StringValue(kDefault));
+    }
 }
 
 // A monitor keeps its simulator (Ptr) past Simulator::Destroy. The next
