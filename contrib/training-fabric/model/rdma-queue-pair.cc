@@ -379,13 +379,18 @@ RdmaQueuePair::ArmRto()
 {
     if (!m_rtoArmed)
     {
-        ScheduleRto(m_lastProgress + m_cfg.rto - Simulator::Now());
+        // The timer is off only while nothing is in flight: it starts with
+        // this send (the last progress may be long past: a post before a
+        // pause or a dead link, and then the deadline would be in the past).
+        m_lastProgress = Simulator::Now();
+        ScheduleRto(m_cfg.rto);
     }
 }
 
 void
 RdmaQueuePair::ScheduleRto(const Time& delay)
 {
+    m_rtoEvent.Cancel(); // one timer at a time
     m_rtoEvent = Simulator::Schedule(delay, &RdmaQueuePair::RtoExpired, this, ++m_rtoSerial);
     m_rtoArmed = true;
 }
@@ -415,7 +420,12 @@ RdmaQueuePair::RtoExpired(uint64_t serial)
     m_lastProgress = Simulator::Now();
     m_cfg.cc->OnTimeout(*this);
     GoBackN(m_sndUna);
-    ScheduleRto(m_cfg.rto);
+    if (!m_rtoArmed)
+    {
+        // (The go-back-N's first send has armed it already when it went
+        // out at once, with the same deadline.)
+        ScheduleRto(m_cfg.rto);
+    }
 }
 
 void

@@ -520,3 +520,37 @@ TEST(LinkEvents, ScenarioReportsLinkDownDropsAndTheEvent)
     EXPECT_NE(scenario.find("\"reconvergence\": \"10us\""), std::string::npos);
     EXPECT_EQ(ParseScenarioText(scenario, {}, "again").events.size(), 2u);
 }
+
+// A sender whose own link is down when it posts, and long after: host 0
+// posts 1 MB to host 2 at 10 us, its link to leaf 4 is down from 0 to
+// 5.5 ms. Nothing leaves a port whose link is down (the NIC is not asked
+// for frames), so nothing is lost and nothing may time out: the
+// retransmission timer starts with the first frame sent, after 5.5 ms, and
+// every frame is acknowledged within the 1 ms RTO. (Measured from the post
+// instead, the timer's deadline was 4.5 ms in the past at the first send:
+// the simulated clock ran backwards and five spurious timeouts followed.)
+// The flow then ends after 5.5 ms plus its transfer: 1 MB at 100 Gb/s is
+// about 85 us of line time, so before 5.7 ms.
+TEST(LinkEvents, ASenderWhoseLinkIsDownWhenItPostsStartsItsTimerWithItsFirstFrame)
+{
+    ScenarioConfig cfg = ParseScenarioText(
+        R"({"topology": {"type": "leaf-spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 2},
+            "workload": {"type": "flows", "flows": [
+              {"src": 0, "dst": 2, "bytes": "1MB", "start": "10us"},
+              {"src": 1, "dst": 3, "bytes": "1MB", "start": "10us"}]},
+            "events": [{"at": "0s", "link": [0, 4], "state": "down"},
+                       {"at": "5.5ms", "link": [0, 4], "state": "up"}],
+            "stop": "20ms"})",
+        {},
+        "x.json");
+    ScenarioRunner run(cfg);
+    run.Build();
+    run.Run();
+    const ScenarioRunner::Totals& t = run.GetTotals();
+    EXPECT_EQ(t.flowsCompleted, 2u);
+    EXPECT_EQ(t.bytesDelivered, 2000000u);
+    EXPECT_EQ(t.timeouts, 0u);
+    EXPECT_EQ(t.retransmits, 0u);
+    EXPECT_GT(t.simTimeS, 5.5e-3);
+    EXPECT_LT(t.simTimeS, 5.7e-3);
+}
