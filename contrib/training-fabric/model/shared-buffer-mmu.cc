@@ -208,15 +208,18 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
     }
     else if (IsLossless(cls))
     {
-        if (ps.hdrmUsed + bytes > ps.headroom)
+        // Each class pauses on its own, so each absorbs what arrives after
+        // its own XOFF: a port's headroom is per lossless class (a switch's
+        // per-priority-group headroom; the HPCC simulator's check per
+        // (port, queue)), within the whole buffer.
+        if (ps.cls[cls].hdrm + bytes > ps.headroom || m_used + bytes > m_bufferBytes)
         {
-            NS_LOG_LOGIC("port " << port << " class " << +cls << ": headroom full (" << ps.hdrmUsed
-                                 << " of " << ps.headroom << " B)");
+            NS_LOG_LOGIC("port " << port << " class " << +cls << ": headroom full ("
+                                 << ps.cls[cls].hdrm << " of " << ps.headroom << " B)");
             return DROP_HEADROOM;
         }
         NS_LOG_LOGIC("port " << port << " class " << +cls << ": into headroom");
         ps.cls[cls].hdrm += bytes;
-        ps.hdrmUsed += bytes;
     }
     else
     {
@@ -240,7 +243,6 @@ SharedBufferMmu::Release(uint32_t port, uint8_t cls, uint32_t bytes)
     // class, and emptying it is the first condition for XON.
     uint64_t fromHdrm = std::min<uint64_t>(ps.cls[cls].hdrm, bytes);
     ps.cls[cls].hdrm -= fromHdrm;
-    ps.hdrmUsed -= fromHdrm;
     uint64_t rest = bytes - fromHdrm;
     if (rest > 0)
     {

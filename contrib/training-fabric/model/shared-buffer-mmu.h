@@ -30,8 +30,11 @@ namespace ns3
  *  - shared: a pool of BufferSize - reserved - headroom, where one (port,
  *    class) may hold at most Alpha x (free shared bytes) (dynamic threshold,
  *    Choudhury & Hahne 1998);
- *  - headroom (PFC only): a per-port region that absorbs the bytes still in
- *    flight after a pause is sent.
+ *  - headroom (PFC only): per port, up to H bytes for each lossless class,
+ *    absorbing what is still in flight after that class's pause is sent
+ *    (classes pause on their own; a switch's per-priority-group headroom).
+ *    The pool leaves out one H per port, and a frame into headroom must
+ *    also fit in BufferSize.
  *
  * With PFC, a (port, class) that reaches its threshold or spills into headroom
  * sends XOFF upstream; it sends XON when its headroom is empty and its shared
@@ -167,7 +170,6 @@ class SharedBufferMmu : public Object
     struct PortState
     {
         std::array<ClassState, kNumClasses> cls{}; //!< per class
-        uint64_t hdrmUsed{0};                      //!< sum of the classes' hdrm
         uint64_t headroom{0};                      //!< size of the port's headroom
     };
 

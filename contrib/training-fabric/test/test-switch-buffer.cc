@@ -115,6 +115,47 @@ TEST(SharedBuffer, DynamicThresholdXoffHeadroomXon)
     EXPECT_FALSE(mmu->IsPausing(0, 3));
 }
 
+TEST(SharedBuffer, EachLosslessClassHasItsOwnHeadroom)
+{
+    // As above (P = 859,228 B, H = 37,618 B): class 3 of port 0 pauses after
+    // 100 frames of 1000 B (99 stored, 94,904 B of them shared) and takes 20
+    // more into headroom (21,000 B). Then class 5 of the same port: frame k
+    // (k >= 5) enters the pool if 1000k - 4096 <= (P - 94,904 - (1000(k-1) -
+    // 4096))/8, i.e. 9000k <= P - 94,904 + 37,864 = 802,188, k <= 89.13:
+    // frame 90 spills and class 5 pauses. Each class absorbs what arrives
+    // after its own XOFF, so class 5 has the whole H too: 37 frames, 36
+    // after the first (with one H shared by the port: 15).
+    Ptr<SharedBufferMmu> mmu = Mmu(1000000, true, 2);
+    const uint32_t frame = 1000;
+    uint32_t admitted = 0;
+    while (!mmu->CheckXoff(0, 3))
+    {
+        ASSERT_EQ(mmu->Admit(0, 3, frame), SharedBufferMmu::ADMIT);
+        ASSERT_LT(++admitted, 1000u);
+    }
+    ASSERT_EQ(admitted, 100u);
+    for (int i = 0; i < 20; ++i)
+    {
+        ASSERT_EQ(mmu->Admit(0, 3, frame), SharedBufferMmu::ADMIT);
+    }
+    ASSERT_EQ(mmu->GetHeadroomBytes(0, 3), 21000u);
+    admitted = 0;
+    while (!mmu->CheckXoff(0, 5))
+    {
+        ASSERT_EQ(mmu->Admit(0, 5, frame), SharedBufferMmu::ADMIT);
+        ASSERT_LT(++admitted, 1000u);
+    }
+    EXPECT_EQ(admitted, 90u);
+    uint32_t toHeadroom = 0;
+    while (mmu->Admit(0, 5, frame) == SharedBufferMmu::ADMIT)
+    {
+        ASSERT_LT(++toHeadroom, 1000u);
+    }
+    EXPECT_EQ(toHeadroom, 36u);
+    EXPECT_EQ(mmu->GetHeadroomBytes(0, 5), 37000u);
+    EXPECT_EQ(mmu->GetHeadroomBytes(0, 3), 21000u);
+}
+
 TEST(SharedBuffer, LossyDropsWhenThresholdReached)
 {
     // Pool 1,000,000 - 65,536 = 934,464 B; as above, frame k fits while
