@@ -714,6 +714,10 @@ FabricNetDevice::NotifyLinkChange(bool up)
     {
         cb();
     }
+    if (m_handler)
+    {
+        m_handler->LinkChanged(this, up);
+    }
     if (!m_busy)
     {
         TryTransmit();

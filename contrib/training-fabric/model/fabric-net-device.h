@@ -83,6 +83,11 @@ class FabricPortHandler
                                uint32_t /* tag */)
     {
     }
+
+    /// The link of \p dev went up (\p up) or down. Default: nothing.
+    virtual void LinkChanged(FabricNetDevice* /* dev */, bool /* up */)
+    {
+    }
 };
 
 /**

@@ -415,6 +415,32 @@ FabricSwitch::RefreshPause(uint32_t port, uint8_t cls, bool refresh)
 }
 
 void
+FabricSwitch::LinkChanged(FabricNetDevice* dev, bool up)
+{
+    if (!up)
+    {
+        return;
+    }
+    // The peer forgot every pause it had when the link went down: a class
+    // still pausing here pauses it again now (or resumes it if its ingress
+    // drained meanwhile), instead of at its next refresh, up to half a
+    // pause time away.
+    const uint32_t port = dev->GetPortIndex();
+    if (port >= m_refresh.size())
+    {
+        return; // not started yet: nothing is pausing
+    }
+    for (uint8_t c = 0; c < m_refresh[port].size(); ++c)
+    {
+        if (m_mmu->IsPausing(port, c))
+        {
+            m_refresh[port][c].Cancel();
+            RefreshPause(port, c, true);
+        }
+    }
+}
+
+void
 FabricSwitch::SendXon(uint32_t port, uint8_t cls)
 {
     m_refresh[port][cls].Cancel();

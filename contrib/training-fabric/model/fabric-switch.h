@@ -185,6 +185,7 @@ class FabricSwitch : public Object, private FabricPortHandler
                        const Ptr<Packet>& p,
                        uint8_t cls,
                        uint32_t tag) override;
+    void LinkChanged(FabricNetDevice* dev, bool up) override;
     void Drop(Ptr<const Packet> p, uint32_t inPort, DropReason reason);
     void RefreshPause(uint32_t port, uint8_t cls, bool refresh);
     void SendXon(uint32_t port, uint8_t cls);
