@@ -329,7 +329,10 @@ RdmaCcDcqcn::IncreaseEvent()
     {
         m_target = m_qp->GetLineRate();
     }
-    m_current = DataRate((m_target.Get().GetBitRate() + m_current.GetBitRate()) / 2);
+    // (R_T + R_C) / 2 rounded up: rounded down, R_C would stop one bit/s
+    // short of a line-rate R_T, and the increase timer, which sleeps only
+    // at line rate, would run for the rest of the simulation.
+    m_current = DataRate((m_target.Get().GetBitRate() + m_current.GetBitRate() + 1) / 2);
     Apply();
 }
 

@@ -36,10 +36,12 @@ namespace ns3
  *     fast recovery if max(T_c, BC_c) < F:  R_C = (R_T + R_C) / 2;
  *     hyper increase if min(T_c, BC_c) > F: R_T += (min(T_c, BC_c) - F) R_HAI;
  *     additive otherwise:                   R_T += R_AI;
- *   then (after additive or hyper) R_C = (R_T + R_C) / 2; rates are capped at
- *   line rate and floored at MinRate.
- *   Stage boundaries: this model counts stages from 0 after a CNP and tests
- *   "< F" for fast recovery and "> F" for hyper increase (so stage F itself
+ *   then (after additive or hyper) R_C = (R_T + R_C) / 2; R_C is rounded up
+ *   to a whole bit/s (so it reaches a line-rate R_T and the timer stops);
+ *   rates are capped at line rate and floored at MinRate.
+ *   Stage boundaries: the counters restart at 0 after a CNP, an event counts
+ *   itself first, and the tests are "< F" for fast recovery and "> F" for
+ *   hyper increase (so events 1 to F - 1 are fast recovery, stage F itself
  *   is additive). ByteCounter 0 disables the byte counter: the stage is then
  *   the timer's alone (T_c in both tests).
  *
