@@ -87,8 +87,8 @@ RdmaCcDcqcn::GetTypeId()
                           MakeDoubleAccessor(&RdmaCcDcqcn::m_initialAlpha),
                           MakeDoubleChecker<double>(0.0, 1.0))
             .AddAttribute("MinRate",
-                          "Floor of the sending rate. Default 100 Mb/s (the HPCC "
-                          "simulator's DCQCN minimum rate).",
+                          "Floor of the sending rate (0 paces as 1 b/s). Default 100 Mb/s "
+                          "(the HPCC simulator's DCQCN minimum rate).",
                           DataRateValue(DataRate("100Mbps")),
                           MakeDataRateAccessor(&RdmaCcDcqcn::m_minRate),
                           MakeDataRateChecker())

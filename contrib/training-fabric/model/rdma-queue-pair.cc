@@ -365,7 +365,8 @@ RdmaQueuePair::SendNext()
     // Pacing: the next packet of this QP may start one line-time of this
     // packet at the QP's rate later (line bytes, so that rate = line rate
     // means back to back).
-    const uint64_t bps = m_rate.Get().GetBitRate();
+    // (A congestion control whose MinRate is 0 may set 0: that paces as 1 b/s.)
+    const uint64_t bps = std::max<uint64_t>(m_rate.Get().GetBitRate(), 1);
     const unsigned __int128 bits =
         static_cast<unsigned __int128>(roce::WireBytes(p->GetSize())) * 8;
     m_nextTxPs = NowPs() + static_cast<uint64_t>(bits * 1000000000000ULL / bps);

@@ -76,7 +76,7 @@ RdmaCcTimely::GetTypeId()
                           MakeUintegerAccessor(&RdmaCcTimely::m_segmentBytes),
                           MakeUintegerChecker<uint32_t>(1))
             .AddAttribute("MinRate",
-                          "Floor of the sending rate. Default 100 Mb/s.",
+                          "Floor of the sending rate (0 paces as 1 b/s). Default 100 Mb/s.",
                           DataRateValue(DataRate("100Mbps")),
                           MakeDataRateAccessor(&RdmaCcTimely::m_minRate),
                           MakeDataRateChecker())

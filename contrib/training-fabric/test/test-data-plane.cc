@@ -620,6 +620,37 @@ TEST(DataPlane, LostLastPacketIsRecoveredByTheTimerAfterExactlyOneTimeout)
     Simulator::Destroy();
 }
 
+TEST(QueuePair, ARateOfZeroPacesAsOneBitPerSecond)
+{
+    // A congestion control whose MinRate is 0 may set the rate to 0; the
+    // next packet's start is then one line time at 1 b/s later: a frame of
+    // 1000 B payload + 58 B headers + 24 B of FCS, preamble and gap =
+    // 1082 B = 8656 bits, 8656 s (not a division by zero).
+    FabricTopology::EnsurePicosecondResolution();
+    RdmaQueuePair::Config c;
+    c.mtu = 1000;
+    c.lineRate = DataRate("100Gbps");
+    c.rto = MilliSeconds(1);
+    c.builder = RoceFrameBuilder(Mac48Address("00:00:00:00:00:01"),
+                                 Mac48Address("00:00:00:00:00:02"),
+                                 Ipv4Address("10.0.0.1"),
+                                 Ipv4Address("10.0.0.2"),
+                                 0xC000,
+                                 24,
+                                 2);
+    c.cc = CreateObject<RdmaCcNone>();
+    c.ready = [](RdmaQueuePair&) {};
+    c.acked = [](Ptr<RdmaQueuePair>, uint64_t, uint64_t) {};
+    Ptr<RdmaQueuePair> qp = CreateObject<RdmaQueuePair>();
+    qp->Setup(c);
+    qp->Post(1000);
+    qp->SetRate(DataRate(0));
+    ASSERT_NE(qp->SendNext(), nullptr);
+    EXPECT_EQ(qp->GetNextTxPs(), 8656ULL * 1000000000000ULL);
+    qp->Dispose();
+    Simulator::Destroy();
+}
+
 TEST(QueuePair, OwnsItsSequenceAndGoesBackNWithoutANic)
 {
     // The QP alone, driven as the NIC drives it, with RdmaCcNone (line rate,
