@@ -85,8 +85,10 @@ SharedBufferMmu::GetTypeId()
                           MakeUintegerChecker<uint32_t>(64))
             .AddAttribute("PauseQuanta",
                           "Timer in XOFF frames, in quanta of 512 bit times; the switch "
-                          "refreshes the pause at half this time while congested. Default "
-                          "65535, the largest value (802.1Qbb).",
+                          "refreshes the pause at half this time while congested, so half "
+                          "of it must outlast a maximum frame and the PFC frame (Configure "
+                          "refuses less: 134 with 4154 B frames). Default 65535, the largest "
+                          "value (802.1Qbb).",
                           UintegerValue(65535),
                           MakeUintegerAccessor(&SharedBufferMmu::m_pauseQuanta),
                           MakeUintegerChecker<uint16_t>(1))
@@ -143,6 +145,24 @@ SharedBufferMmu::Configure(const std::vector<PortInfo>& ports)
     if (m_ecnEnabled && m_kmin > m_kmax)
     {
         return "ECN Kmin is larger than Kmax";
+    }
+    if (m_pfcEnabled)
+    {
+        // A pause is refreshed at half its time, and the refreshing PFC frame
+        // may wait behind one maximum frame on the port: half the pause must
+        // outlast both, or the pause lapses between refreshes. In bit times,
+        // so the port's rate cancels out.
+        const uint64_t bits =
+            8 * (roce::WireBytes(m_maxFrameBytes) + roce::WireBytes(roce::kMinFrameBytes));
+        const uint64_t minQuanta = (2 * bits + 511) / 512;
+        if (m_pauseQuanta < minQuanta)
+        {
+            std::ostringstream os;
+            os << "PFC pause of " << m_pauseQuanta << " quanta is too short: refreshed at half "
+               << "its time, it must outlast a " << m_maxFrameBytes << " B frame and the PFC "
+               << "frame (" << minQuanta << " quanta at least)";
+            return os.str();
+        }
     }
     m_sharedPool = m_bufferBytes - reservedTotal - headroomTotal;
     m_sharedUsed = 0;

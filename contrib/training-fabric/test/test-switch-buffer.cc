@@ -64,6 +64,21 @@ TEST(SharedBuffer, TooSmallBufferIsReported)
     EXPECT_NE(mmu->Configure(info).find("too small"), std::string::npos);
 }
 
+TEST(SharedBuffer, APauseTooShortToRefreshIsReported)
+{
+    // Refreshed at half its time, a pause must outlast the largest frame and
+    // the PFC frame on the wire: 16 x ((4154 + 24) + (60 + 24)) / 512 =
+    // 133.2 quanta, so 133 is refused and 134 accepted (at any rate).
+    for (uint16_t quanta : {133, 134})
+    {
+        Ptr<SharedBufferMmu> mmu = CreateObject<SharedBufferMmu>();
+        mmu->SetAttribute("PauseQuanta", UintegerValue(quanta));
+        std::vector<SharedBufferMmu::PortInfo> info(2, {DataRate("400Gbps"), MicroSeconds(1)});
+        const std::string error = mmu->Configure(info);
+        EXPECT_EQ(error.find("too short") != std::string::npos, quanta == 133) << error;
+    }
+}
+
 TEST(SharedBuffer, DynamicThresholdXoffHeadroomXon)
 {
     // Buffer 1,000,000 B, 2 ports, PFC: reserved 2 x 8 x 4096 = 65,536 B,
