@@ -107,6 +107,33 @@ SmallFabric(uint32_t leaves, uint32_t spines, uint32_t hosts, const char* rate =
     return topo;
 }
 
+/// A QP's Config without a NIC: MTU 1000 B, 100 Gb/s, RTO 1 ms, class 3,
+/// source port 0xC000, RdmaCcNone, callbacks that do nothing.
+RdmaQueuePair::Config
+BareQpConfig()
+{
+    FabricTopology::EnsurePicosecondResolution();
+    RdmaQueuePair::Config c;
+    c.qpn = 0;
+    c.peerQpn = 0;
+    c.srcPort = 0xC000;
+    c.cls = 3;
+    c.mtu = 1000;
+    c.lineRate = DataRate("100Gbps");
+    c.rto = MilliSeconds(1);
+    c.builder = RoceFrameBuilder(Mac48Address("00:00:00:00:00:01"),
+                                 Mac48Address("00:00:00:00:00:02"),
+                                 Ipv4Address("10.0.0.1"),
+                                 Ipv4Address("10.0.0.2"),
+                                 c.srcPort,
+                                 24,
+                                 2);
+    c.cc = CreateObject<RdmaCcNone>();
+    c.ready = [](RdmaQueuePair&) {};
+    c.acked = [](Ptr<RdmaQueuePair>, uint64_t, uint64_t) {};
+    return c;
+}
+
 } // namespace
 
 TEST(DataPlane, OneFlowFinishesAtItsIdealTimeToThePicosecond)
@@ -626,23 +653,8 @@ TEST(QueuePair, ARateOfZeroPacesAsOneBitPerSecond)
     // next packet's start is then one line time at 1 b/s later: a frame of
     // 1000 B payload + 58 B headers + 24 B of FCS, preamble and gap =
     // 1082 B = 8656 bits, 8656 s (not a division by zero).
-    FabricTopology::EnsurePicosecondResolution();
-    RdmaQueuePair::Config c;
-    c.mtu = 1000;
-    c.lineRate = DataRate("100Gbps");
-    c.rto = MilliSeconds(1);
-    c.builder = RoceFrameBuilder(Mac48Address("00:00:00:00:00:01"),
-                                 Mac48Address("00:00:00:00:00:02"),
-                                 Ipv4Address("10.0.0.1"),
-                                 Ipv4Address("10.0.0.2"),
-                                 0xC000,
-                                 24,
-                                 2);
-    c.cc = CreateObject<RdmaCcNone>();
-    c.ready = [](RdmaQueuePair&) {};
-    c.acked = [](Ptr<RdmaQueuePair>, uint64_t, uint64_t) {};
     Ptr<RdmaQueuePair> qp = CreateObject<RdmaQueuePair>();
-    qp->Setup(c);
+    qp->Setup(BareQpConfig());
     qp->Post(1000);
     qp->SetRate(DataRate(0));
     ASSERT_NE(qp->SendNext(), nullptr);
@@ -657,25 +669,9 @@ TEST(QueuePair, OwnsItsSequenceAndGoesBackNWithoutANic)
     // no window). MTU 1000 B: a 3500 B message is ceil(3500 / 1000) = 4
     // packets, PSN 0..3, payloads 1000, 1000, 1000 and 3500 - 3000 = 500 B,
     // opcodes SEND FIRST, MIDDLE, MIDDLE, LAST.
-    FabricTopology::EnsurePicosecondResolution();
     uint32_t ready = 0;
     std::vector<std::pair<uint64_t, uint64_t>> acked; // (message, bytes)
-    RdmaQueuePair::Config c;
-    c.qpn = 0;
-    c.peerQpn = 0;
-    c.srcPort = 0xC000;
-    c.cls = 3;
-    c.mtu = 1000;
-    c.lineRate = DataRate("100Gbps");
-    c.rto = MilliSeconds(1);
-    c.builder = RoceFrameBuilder(Mac48Address("00:00:00:00:00:01"),
-                                 Mac48Address("00:00:00:00:00:02"),
-                                 Ipv4Address("10.0.0.1"),
-                                 Ipv4Address("10.0.0.2"),
-                                 c.srcPort,
-                                 24,
-                                 2);
-    c.cc = CreateObject<RdmaCcNone>();
+    RdmaQueuePair::Config c = BareQpConfig();
     c.ready = [&ready](RdmaQueuePair&) { ready++; };
     c.acked = [&acked](Ptr<RdmaQueuePair>, uint64_t seq, uint64_t bytes) {
         acked.emplace_back(seq, bytes);

@@ -138,3 +138,28 @@ TEST(DcqcnVariants, WithoutByteCounterTheTimerStageAloneReachesHyperIncrease)
     EXPECT_EQ(Bps(qp->GetRate()), 65740000000u);
     Simulator::Destroy();
 }
+
+TEST(Dcqcn, RecoveryEndsExactlyAtLineRateAndTheTimerStops)
+{
+    // One CNP at line rate L = 100G: R_T = L, R_C = 50G. Each increase event
+    // (timer, T = 55 us; no traffic, so no byte counter) sets R_C = (R_T +
+    // R_C)/2 with R_T capped at L: the gap L - R_C halves, 50G -> 3.125G in
+    // the four fast-recovery steps, then to 0 in 32 more (2^31 < 3.125e9 <
+    // 2^32), so R_C reaches L exactly within 36 x 55 us = 1.98 ms, and the
+    // timer sleeps from then on: its stage is the same at 50 ms and 100 ms.
+    // (Rounded down, R_C stops at L - 1 and the timer fires every 55 us.)
+    Ptr<RdmaQueuePair> qp = HandQp();
+    Ptr<RdmaCcDcqcn> cc = CreateObject<RdmaCcDcqcn>(); // paper profile
+    cc->Init(*qp);
+    cc->OnCnp(*qp);
+    ASSERT_EQ(Bps(qp->GetRate()), 50000000000u);
+    uint32_t stageAt50 = 0;
+    Simulator::Schedule(MilliSeconds(50), [&]() { stageAt50 = cc->GetTimerStage(); });
+    Simulator::Stop(MilliSeconds(100));
+    Simulator::Run();
+    EXPECT_EQ(Bps(qp->GetRate()), 100000000000u);
+    EXPECT_EQ(cc->GetTimerStage(), stageAt50);
+    EXPECT_EQ(stageAt50, 36u);
+    cc->Stop();
+    Simulator::Destroy();
+}

@@ -521,6 +521,19 @@ TEST(LinkEvents, ScenarioReportsLinkDownDropsAndTheEvent)
     EXPECT_EQ(ParseScenarioText(scenario, {}, "again").events.size(), 2u);
 }
 
+namespace
+{
+/// The totals of a whole run of the scenario \p text.
+ScenarioRunner::Totals
+RunTotals(const std::string& text)
+{
+    ScenarioRunner run(ParseScenarioText(text, {}, "x.json"));
+    run.Build();
+    run.Run();
+    return run.GetTotals();
+}
+} // namespace
+
 // A sender whose own link is down when it posts, and long after: host 0
 // posts 1 MB to host 2 at 10 us, its link to leaf 4 is down from 0 to
 // 5.5 ms. Nothing leaves a port whose link is down (the NIC is not asked
@@ -533,20 +546,14 @@ TEST(LinkEvents, ScenarioReportsLinkDownDropsAndTheEvent)
 // about 85 us of line time, so before 5.7 ms.
 TEST(LinkEvents, ASenderWhoseLinkIsDownWhenItPostsStartsItsTimerWithItsFirstFrame)
 {
-    ScenarioConfig cfg = ParseScenarioText(
+    const ScenarioRunner::Totals t = RunTotals(
         R"({"topology": {"type": "leaf-spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 2},
             "workload": {"type": "flows", "flows": [
               {"src": 0, "dst": 2, "bytes": "1MB", "start": "10us"},
               {"src": 1, "dst": 3, "bytes": "1MB", "start": "10us"}]},
             "events": [{"at": "0s", "link": [0, 4], "state": "down"},
                        {"at": "5.5ms", "link": [0, 4], "state": "up"}],
-            "stop": "20ms"})",
-        {},
-        "x.json");
-    ScenarioRunner run(cfg);
-    run.Build();
-    run.Run();
-    const ScenarioRunner::Totals& t = run.GetTotals();
+            "stop": "20ms"})");
     EXPECT_EQ(t.flowsCompleted, 2u);
     EXPECT_EQ(t.bytesDelivered, 2000000u);
     EXPECT_EQ(t.timeouts, 0u);
@@ -569,19 +576,13 @@ TEST(LinkEvents, ASenderWhoseLinkIsDownWhenItPostsStartsItsTimerWithItsFirstFram
 // resends them).
 TEST(LinkEvents, AFlapWhilePausedPausesThePeerAgainWhenTheLinkComesUp)
 {
-    ScenarioConfig cfg = ParseScenarioText(
+    const ScenarioRunner::Totals t = RunTotals(
         R"({"topology": {"type": "leaf-spine", "leaves": 2, "spines": 2, "hosts_per_leaf": 8},
             "workload": {"type": "incast", "senders": [1, 2, 3, 4, 5, 6, 7], "receiver": 0,
                          "bytes": "2MB"},
             "events": [{"at": "100us", "link": [1, 16], "state": "down"},
                        {"at": "101us", "link": [1, 16], "state": "up"}],
-            "stop": "50ms"})",
-        {},
-        "x.json");
-    ScenarioRunner run(cfg);
-    run.Build();
-    run.Run();
-    const ScenarioRunner::Totals& t = run.GetTotals();
+            "stop": "50ms"})");
     EXPECT_LE(t.drops[FabricSwitch::DROP_HEADROOM_OVERFLOW], 9u);
     EXPECT_EQ(t.flowsCompleted, 7u);
     EXPECT_EQ(t.bytesDelivered, 14000000u);
