@@ -177,13 +177,11 @@ FabricSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
     // ScheduleSlot falls back).
     while (!quad && !m_slots.Empty())
     {
-        Scheduler::Event ev;
-        ev.key.m_ts = m_slots.TopTs();
+        const uint64_t ts = m_slots.TopTs();
         const SlotEvent& e = m_slotEvents[m_slots.PopTop()];
-        ev.key.m_uid = e.keyUid;
-        ev.key.m_context = e.context;
-        ev.impl = new SlotEventImpl(e.fn, e.obj); // the scheduler's reference
-        scheduler->Insert(ev);
+        // new: the scheduler's reference
+        scheduler->Insert(
+            QuadHeapScheduler::MakeEvent(ts, e.keyUid, e.context, new SlotEventImpl(e.fn, e.obj)));
     }
     m_events = scheduler;
     m_quad = quad;
@@ -214,13 +212,7 @@ FabricSimulatorImpl::ProcessEventsWithContext()
     }
     for (const EventWithContext& e : taken)
     {
-        Scheduler::Event ev;
-        ev.impl = e.event;
-        ev.key.m_ts = m_currentTs + e.timestamp;
-        ev.key.m_context = e.context;
-        ev.key.m_uid = m_uid++;
-        m_unscheduledEvents++;
-        m_events->Insert(ev);
+        ScheduleFast(e.context, TimeStep(static_cast<int64_t>(e.timestamp)), e.event);
     }
 }
 
@@ -440,12 +432,7 @@ FabricSimulatorImpl::ScheduleFast(uint32_t context, const Time& delay, EventImpl
     }
     else
     {
-        Scheduler::Event ev;
-        ev.impl = event;
-        ev.key.m_ts = ts;
-        ev.key.m_context = context;
-        ev.key.m_uid = uid;
-        m_events->Insert(ev);
+        m_events->Insert(QuadHeapScheduler::MakeEvent(ts, uid, context, event));
     }
 }
 
@@ -522,14 +509,10 @@ FabricSimulatorImpl::Remove(const EventId& id)
     {
         return;
     }
-    Scheduler::Event event;
-    event.impl = id.PeekEventImpl();
-    event.key.m_ts = id.GetTs();
-    event.key.m_context = id.GetContext();
-    event.key.m_uid = id.GetUid();
-    m_events->Remove(event);
-    event.impl->Cancel();
-    event.impl->Unref(); // the scheduler's reference
+    EventImpl* impl = id.PeekEventImpl();
+    m_events->Remove(QuadHeapScheduler::MakeEvent(id.GetTs(), id.GetUid(), id.GetContext(), impl));
+    impl->Cancel();
+    impl->Unref(); // the scheduler's reference
     m_unscheduledEvents--;
 }
 

@@ -33,17 +33,6 @@ QuadHeapScheduler::Earlier(const Entry& a, const Entry& b)
     return ((U128{a.ts} << 64) | a.tie) < ((U128{b.ts} << 64) | b.tie);
 }
 
-inline Scheduler::Event
-QuadHeapScheduler::ToEvent(const Entry& e)
-{
-    Event ev;
-    ev.impl = e.impl;
-    ev.key.m_ts = e.ts;
-    ev.key.m_uid = e.uid;
-    ev.key.m_context = e.context;
-    return ev;
-}
-
 TypeId
 QuadHeapScheduler::GetTypeId()
 {
@@ -181,7 +170,8 @@ Scheduler::Event
 QuadHeapScheduler::PeekNext() const
 {
     NS_ASSERT(!m_heap.empty());
-    return ToEvent(m_heap.front());
+    const Entry& e = m_heap.front();
+    return MakeEvent(e.ts, e.uid, e.context, e.impl);
 }
 
 QuadHeapScheduler::Next
@@ -244,12 +234,7 @@ Scheduler::Event
 QuadHeapScheduler::RemoveNext()
 {
     const Next next = Pop();
-    Event ev;
-    ev.impl = next.impl;
-    ev.key.m_ts = next.ts;
-    ev.key.m_uid = next.uid;
-    ev.key.m_context = next.context;
-    return ev;
+    return MakeEvent(next.ts, next.uid, next.context, next.impl);
 }
 
 Scheduler::Event

@@ -102,6 +102,17 @@ class QuadHeapScheduler : public Scheduler
         return m_heap.front().tie;
     }
 
+    /// \return the Scheduler::Event of \p impl at (\p ts, \p uid) in \p context
+    static Event MakeEvent(uint64_t ts, uint32_t uid, uint32_t context, EventImpl* impl)
+    {
+        Event ev;
+        ev.impl = impl;
+        ev.key.m_ts = ts;
+        ev.key.m_uid = uid;
+        ev.key.m_context = context;
+        return ev;
+    }
+
     /// \return the tie of an event that is not an arrival, of uid \p uid
     static uint64_t LocalTie(uint32_t uid)
     {
@@ -171,8 +182,6 @@ class QuadHeapScheduler : public Scheduler
     /// (ts, tie) order; (ts, uid) for all but arrivals. No two pending
     /// events have the same (ts, tie), so the order is total.
     static bool Earlier(const Entry& a, const Entry& b);
-    /// \return the Event an entry holds
-    static Event ToEvent(const Entry& e);
 
     /// Moves \p moving, meant for index \p i, toward the root until its parent is earlier.
     void SiftUp(std::size_t i, const Entry& moving);
