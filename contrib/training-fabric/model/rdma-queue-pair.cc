@@ -392,18 +392,15 @@ void
 RdmaQueuePair::ScheduleRto(const Time& delay)
 {
     m_rtoEvent.Cancel(); // one timer at a time
-    m_rtoEvent = Simulator::Schedule(delay, &RdmaQueuePair::RtoExpired, this, ++m_rtoSerial);
+    m_rtoEvent = Simulator::Schedule(delay, &RdmaQueuePair::RtoExpired, this);
     m_rtoArmed = true;
 }
 
 void
-RdmaQueuePair::RtoExpired(uint64_t serial)
+RdmaQueuePair::RtoExpired()
 {
     NS_LOG_FUNCTION(this);
-    if (serial == m_rtoSerial)
-    {
-        m_rtoArmed = false; // m_rtoEvent is the event running
-    }
+    m_rtoArmed = false; // m_rtoEvent is the event running
     if (m_sndUna >= m_sndNxt && m_sndUna >= m_postedEndPsn)
     {
         return; // nothing outstanding

@@ -215,8 +215,8 @@ class RdmaQueuePair : public Object
     void Resend(uint64_t psn);
     /// Start the retransmission timer unless it runs.
     void ArmRto();
-    /// The RTO timer of serial \p serial (m_rtoSerial when it was set) fired.
-    void RtoExpired(uint64_t serial);
+    /// The RTO timer (m_rtoEvent, the only one pending) fired.
+    void RtoExpired();
     /// Set m_rtoEvent \p delay from now, with the next serial.
     void ScheduleRto(const Time& delay);
 
@@ -246,10 +246,9 @@ class RdmaQueuePair : public Object
     EventId m_rtoEvent;
     /// m_rtoEvent is pending and not cancelled: its IsRunning(), kept here
     /// because ArmRto asks per frame sent (a call into the simulator).
-    /// Cleared by Cancel and when the event of the current serial runs (an
-    /// earlier timer replaced while pending runs too, and must not clear it).
+    /// Cleared by Cancel and when it runs (ScheduleRto cancels the timer it
+    /// replaces, so the one that runs is always m_rtoEvent).
     bool m_rtoArmed{false};
-    uint64_t m_rtoSerial{0}; //!< serial of the last m_rtoEvent set
     uint64_t m_retransmits{0};
     uint64_t m_timeouts{0};
 
