@@ -124,26 +124,13 @@ RdmaCcHpcc::OnAck(RdmaQueuePair& qp, const RdmaAckInfo& ack)
         m_havePrev = true;
         return;
     }
-    // A port sends at most its rate: between two stamps (each at a frame's
-    // start, that frame counted) at most dts x B plus one frame. More means
-    // the two records are of different ports: the flow's packets changed
-    // path (spraying, adaptive routing, a new flowlet, rerouting), and the
-    // records say nothing about one port's rate. Then, as for a change in
-    // the number of hops, only remember the new ones.
+    // The most utilized hop. A port sends at most its rate: between two
+    // stamps (each at a frame's start, that frame counted) at most dts x B
+    // plus one frame. More means the two records are of different ports: the
+    // flow's packets changed path (spraying, adaptive routing, a new flowlet,
+    // rerouting), and the records say nothing about one port's rate. Then,
+    // as for a change in the number of hops, only remember the new ones.
     const double maxFrameBits = 8.0 * (qp.GetMtu() + 256); // headers, INT
-    for (uint32_t i = 0; i < ack.nIntHops; ++i)
-    {
-        const IntRecord& cur = ack.intHops[i];
-        const IntRecord& prev = m_prev[i];
-        const uint32_t dtsNs = cur.timestampNs - prev.timestampNs; // wrap-safe
-        const uint32_t dBytes = cur.txBytes - prev.txBytes;        // wrap-safe
-        if (dBytes * 8.0 > cur.rateMbps * 1e6 * (dtsNs * 1e-9) + maxFrameBits)
-        {
-            std::copy(ack.intHops, ack.intHops + ack.nIntHops, m_prev.begin());
-            return;
-        }
-    }
-    // The most utilized hop.
     double u = 0;
     double tau = 0;
     bool any = false;
@@ -152,13 +139,19 @@ RdmaCcHpcc::OnAck(RdmaQueuePair& qp, const RdmaAckInfo& ack)
         const IntRecord& cur = ack.intHops[i];
         const IntRecord& prev = m_prev[i];
         const uint32_t dtsNs = cur.timestampNs - prev.timestampNs; // wrap-safe
+        const uint32_t dBytes = cur.txBytes - prev.txBytes;        // wrap-safe
+        const double dts = dtsNs * 1e-9;
+        const double bps = cur.rateMbps * 1e6;
+        if (dBytes * 8.0 > bps * dts + maxFrameBits)
+        {
+            std::copy(ack.intHops, ack.intHops + ack.nIntHops, m_prev.begin());
+            return;
+        }
         if (dtsNs == 0)
         {
             continue;
         }
-        const double dts = dtsNs * 1e-9;
-        const double bps = cur.rateMbps * 1e6;
-        const double txRate = (cur.txBytes - prev.txBytes) * 8.0 / dts; // wrap-safe bytes
+        const double txRate = dBytes * 8.0 / dts;
         const double qlen = std::min(cur.qlenBytes, prev.qlenBytes);
         const double ui = qlen * 8.0 / (bps * m_T) + txRate / bps;
         if (!any || ui > u)
