@@ -60,11 +60,12 @@ class EventSlotTree
      */
     void Set(uint32_t slot, uint64_t ts, uint64_t tie);
 
-    /// \return true if no slot holds a key
+    /// \return true if no slot holds a key (and the root is up to date:
+    /// the deferred replay is done)
     bool Empty()
     {
         Flush();
-        return m_node[1].ts == kInf && m_node[1].tie == kInf;
+        return m_count == 0;
     }
 
     /// \return true if no slot holds a key (as Empty(), without its
