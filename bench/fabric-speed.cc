@@ -35,6 +35,32 @@
 
 using namespace ns3;
 
+namespace
+{
+/// \return true, with \p tid, if \p name is a TypeId derived from \p parent;
+/// else prints a one-line error for option \p option (\p example: a valid name)
+bool
+LookupDerived(const std::string& name,
+              TypeId parent,
+              const char* option,
+              const char* example,
+              TypeId* tid)
+{
+    if (TypeId::LookupByNameFailSafe(name, tid) && tid->IsChildOf(parent))
+    {
+        return true;
+    }
+    const std::string kind = parent.GetName().substr(parent.GetName().rfind(':') + 1);
+    std::fprintf(stderr,
+                 "bench-fabric-speed: --%s: expected a %s TypeId such as %s, got '%s'\n",
+                 option,
+                 kind.c_str(),
+                 example,
+                 name.c_str());
+    return false;
+}
+} // namespace
+
 int
 main(int argc, char** argv)
 {
@@ -53,26 +79,21 @@ main(int argc, char** argv)
     cmd.AddValue("simulator", "simulator implementation TypeId (tf-run's default)", simulator);
     cmd.Parse(argc, argv);
     TypeId simulatorTid;
-    if (!TypeId::LookupByNameFailSafe(simulator, &simulatorTid) ||
-        !simulatorTid.IsChildOf(SimulatorImpl::GetTypeId()))
+    TypeId schedulerTid;
+    if (!LookupDerived(simulator,
+                       SimulatorImpl::GetTypeId(),
+                       "simulator",
+                       "ns3::FabricSimulatorImpl",
+                       &simulatorTid) ||
+        !LookupDerived(scheduler,
+                       Scheduler::GetTypeId(),
+                       "scheduler",
+                       "ns3::QuadHeapScheduler",
+                       &schedulerTid))
     {
-        std::fprintf(stderr,
-                     "bench-fabric-speed: --simulator: expected a SimulatorImpl TypeId such as "
-                     "ns3::FabricSimulatorImpl, got '%s'\n",
-                     simulator.c_str());
         return 2;
     }
     GlobalValue::Bind("SimulatorImplementationType", StringValue(simulator));
-    TypeId schedulerTid;
-    if (!TypeId::LookupByNameFailSafe(scheduler, &schedulerTid) ||
-        !schedulerTid.IsChildOf(Scheduler::GetTypeId()))
-    {
-        std::fprintf(stderr,
-                     "bench-fabric-speed: --scheduler: expected a Scheduler TypeId such as "
-                     "ns3::QuadHeapScheduler, got '%s'\n",
-                     scheduler.c_str());
-        return 2;
-    }
     ObjectFactory schedulerFactory;
     schedulerFactory.SetTypeId(schedulerTid);
     Simulator::SetScheduler(schedulerFactory);
