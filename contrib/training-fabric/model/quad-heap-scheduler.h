@@ -96,6 +96,12 @@ class QuadHeapScheduler : public Scheduler
         return m_heap.front().ts;
     }
 
+    /// \return the earliest event's impl; requires !Empty()
+    EventImpl* TopImpl() const
+    {
+        return m_heap.front().impl;
+    }
+
     /// \return the earliest event's tie (see Entry); requires !Empty()
     uint64_t TopTie() const
     {
