@@ -3,6 +3,7 @@
  */
 #include "block-pool.h"
 
+#include <algorithm>
 #include <new>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -16,13 +17,9 @@
 namespace ns3
 {
 
-namespace
-{
-constexpr std::size_t kAlign = __STDCPP_DEFAULT_NEW_ALIGNMENT__;
-} // namespace
-
-BlockPool::BlockPool(std::size_t blockSize, std::size_t blocksPerSlab)
-    : m_blockSize((blockSize + kAlign - 1) / kAlign * kAlign),
+BlockPool::BlockPool(std::size_t blockSize, std::size_t blocksPerSlab, std::size_t align)
+    : m_align(std::max<std::size_t>(align, __STDCPP_DEFAULT_NEW_ALIGNMENT__)),
+      m_blockSize((blockSize + m_align - 1) / m_align * m_align),
       m_blocksPerSlab(blocksPerSlab)
 {
 }
@@ -31,7 +28,7 @@ BlockPool::~BlockPool()
 {
     for (void* slab : m_slabs)
     {
-        ::operator delete(slab);
+        ::operator delete(slab, std::align_val_t(m_align));
     }
 }
 
@@ -39,7 +36,7 @@ void*
 BlockPool::Allocate()
 {
 #ifdef TF_BLOCK_POOL_PASSTHROUGH
-    return ::operator new(m_blockSize);
+    return ::operator new(m_blockSize, std::align_val_t(m_align));
 #else
     if (m_free)
     {
@@ -50,7 +47,7 @@ BlockPool::Allocate()
     if (m_next == m_end)
     {
         const std::size_t slabBytes = m_blockSize * m_blocksPerSlab;
-        char* slab = static_cast<char*>(::operator new(slabBytes));
+        char* slab = static_cast<char*>(::operator new(slabBytes, std::align_val_t(m_align)));
         m_slabs.push_back(slab);
         m_next = slab;
         m_end = slab + slabBytes;
@@ -65,7 +62,7 @@ void
 BlockPool::Release(void* block)
 {
 #ifdef TF_BLOCK_POOL_PASSTHROUGH
-    ::operator delete(block);
+    ::operator delete(block, std::align_val_t(m_align));
 #else
     FreeBlock* b = static_cast<FreeBlock*>(block);
     b->next = m_free;

@@ -28,13 +28,19 @@ namespace ns3
 class BlockPool
 {
   public:
-    /// A pool of blocks of \p blockSize bytes, \p blocksPerSlab per slab.
-    BlockPool(std::size_t blockSize, std::size_t blocksPerSlab);
+    /**
+     * A pool of blocks of \p blockSize bytes, \p blocksPerSlab per slab,
+     * each aligned to \p align bytes (a power of two; at least what the
+     * global operator new aligns to is used).
+     */
+    BlockPool(std::size_t blockSize,
+              std::size_t blocksPerSlab,
+              std::size_t align = __STDCPP_DEFAULT_NEW_ALIGNMENT__);
     BlockPool(const BlockPool&) = delete;
     BlockPool& operator=(const BlockPool&) = delete;
     ~BlockPool();
 
-    /// \return a block of the pool's size, aligned as the global operator new aligns
+    /// \return a block of the pool's size and alignment
     void* Allocate();
     /// Return \p block (from Allocate) to the pool.
     void Release(void* block);
@@ -47,7 +53,8 @@ class BlockPool
         FreeBlock* next;
     };
 
-    std::size_t m_blockSize;     //!< rounded up to the alignment of operator new
+    std::size_t m_align;         //!< of every block and slab
+    std::size_t m_blockSize;     //!< rounded up to m_align
     std::size_t m_blocksPerSlab; //!< blocks of one slab
     FreeBlock* m_free{nullptr};  //!< freed blocks, last freed first
     char* m_next{nullptr};       //!< next never-used block of the current slab

@@ -132,9 +132,9 @@ FabricNetDevice::DoDispose()
     {
         e.Cancel();
     }
-    for (auto& q : m_queues)
+    for (auto& q : m_class)
     {
-        q.clear();
+        q.frames.clear();
     }
     m_nonEmpty = 0;
     m_control.clear();
@@ -249,13 +249,14 @@ FabricNetDevice::Enqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t tag)
 {
     NS_ASSERT(cls < kNumClasses);
     uint32_t bytes = p->GetSize();
-    m_queues[cls].push_back(Item{OwnedPacket(p), bytes, tag});
+    ClassQueue& q = m_class[cls];
+    q.frames.push_back(Item{OwnedPacket(p), bytes, tag});
+    q.bytes += bytes;
     m_nonEmpty |= static_cast<uint8_t>(1u << cls);
-    m_queueBytes[cls] += bytes;
     m_totalQueueBytes += bytes;
-    if (m_totalQueueBytes > m_counters.maxQueueBytes)
+    if (m_totalQueueBytes > m_frameCounters.maxQueueBytes)
     {
-        m_counters.maxQueueBytes = m_totalQueueBytes;
+        m_frameCounters.maxQueueBytes = m_totalQueueBytes;
     }
     if (!m_busy)
     {
@@ -334,17 +335,17 @@ FabricNetDevice::DequeueData(Packet*& p, uint8_t& cls, uint32_t& tag)
             uint32_t c = m_drrNext;
             if (!eligible(c))
             {
-                if (m_queues[c].empty())
+                if (m_class[c].frames.empty())
                 {
                     m_deficit[c] = 0;
                 }
                 m_drrNext = (m_drrNext + 1) % kNumClasses;
                 continue;
             }
-            if (m_deficit[c] >= static_cast<int64_t>(m_queues[c].front().bytes))
+            if (m_deficit[c] >= static_cast<int64_t>(m_class[c].frames.front().bytes))
             {
                 chosen = c;
-                m_deficit[c] -= m_queues[c].front().bytes;
+                m_deficit[c] -= m_class[c].frames.front().bytes;
             }
             else
             {
@@ -357,13 +358,14 @@ FabricNetDevice::DequeueData(Packet*& p, uint8_t& cls, uint32_t& tag)
     {
         return false;
     }
-    Item& item = m_queues[chosen].front();
+    ClassQueue& q = m_class[chosen];
+    Item& item = q.frames.front();
     p = item.packet.Release();
     tag = item.tag;
-    m_queueBytes[chosen] -= item.bytes;
+    q.bytes -= item.bytes;
     m_totalQueueBytes -= item.bytes;
-    m_queues[chosen].pop_front();
-    if (m_queues[chosen].empty())
+    q.frames.pop_front();
+    if (q.frames.empty())
     {
         m_nonEmpty &= static_cast<uint8_t>(~(1u << chosen));
     }
@@ -419,8 +421,8 @@ FabricNetDevice::TryTransmit()
 void
 FabricNetDevice::BeginFrame(const Ptr<Packet>& p, uint8_t cls)
 {
-    m_counters.txFrames++;
-    m_counters.txBytes += p->GetSize();
+    m_frameCounters.txFrames++;
+    m_frameCounters.txBytes += p->GetSize();
     if (!m_macTxTrace.IsEmpty())
     {
         m_macTxTrace(p);
@@ -511,8 +513,8 @@ FabricNetDevice::Receive(Ptr<Packet> p)
         HandlePfc(p);
         return;
     }
-    m_counters.rxFrames++;
-    m_counters.rxBytes += size;
+    m_frameCounters.rxFrames++;
+    m_frameCounters.rxBytes += size;
     if (!m_macRxTrace.IsEmpty())
     {
         m_macRxTrace(p);
@@ -611,13 +613,13 @@ FabricNetDevice::PauseExpired(uint8_t cls)
 uint64_t
 FabricNetDevice::GetQueueBytes(uint8_t cls) const
 {
-    return m_queueBytes[cls];
+    return m_class[cls].bytes;
 }
 
 uint64_t
 FabricNetDevice::GetTxBytes() const
 {
-    return m_counters.txBytes;
+    return m_frameCounters.txBytes;
 }
 
 uint64_t
@@ -629,7 +631,7 @@ FabricNetDevice::GetTotalQueueBytes() const
 uint32_t
 FabricNetDevice::GetQueueFrames(uint8_t cls) const
 {
-    return static_cast<uint32_t>(m_queues[cls].size());
+    return static_cast<uint32_t>(m_class[cls].frames.size());
 }
 
 bool
@@ -678,6 +680,11 @@ FabricNetDevice::Counters
 FabricNetDevice::GetCounters() const
 {
     Counters c = m_counters;
+    c.txFrames = m_frameCounters.txFrames;
+    c.txBytes = m_frameCounters.txBytes;
+    c.rxFrames = m_frameCounters.rxFrames;
+    c.rxBytes = m_frameCounters.rxBytes;
+    c.maxQueueBytes = m_frameCounters.maxQueueBytes;
     const Time now = Simulator::Now();
     for (uint32_t i = 0; i < kNumClasses; ++i)
     {
