@@ -73,8 +73,12 @@ EventSlotTree::Set(uint32_t slot, uint64_t ts, uint64_t tie)
     if (m_pending == slot)
     {
         m_pending = kNone; // this replay is the deferred one too
+        Replay<false>(slot);
     }
-    Replay(slot);
+    else
+    {
+        Replay<true>(slot);
+    }
 }
 
 uint32_t
@@ -91,6 +95,7 @@ EventSlotTree::PopTop()
     return slot;
 }
 
+template <bool kStopEarly>
 void
 EventSlotTree::Replay(uint32_t slot)
 {
@@ -108,7 +113,7 @@ EventSlotTree::Replay(uint32_t slot)
         }
         i >>= 1;
         Node& p = m_node[i];
-        if (p.slot == cur.slot && p.ts == cur.ts && p.tie == cur.tie)
+        if (kStopEarly && p.slot == cur.slot && p.ts == cur.ts && p.tie == cur.tie)
         {
             // The match's winner is unchanged: so is every match above.
             return;
@@ -116,5 +121,9 @@ EventSlotTree::Replay(uint32_t slot)
         p = cur;
     }
 }
+
+// Flush() (inline in the header) uses the replay without the test.
+template void EventSlotTree::Replay<false>(uint32_t slot);
+template void EventSlotTree::Replay<true>(uint32_t slot);
 
 } // namespace ns3

@@ -110,7 +110,13 @@ class EventSlotTree
         uint32_t slot; //!< the slot
     };
 
-    /// Replay the matches from \p slot's leaf up to the root.
+    /**
+     * Replay the matches from \p slot's leaf up to the root, stopping where
+     * the winner does not change if \p kStopEarly. The replay of a popped
+     * slot recomputes its whole path (its ancestors may still name it with
+     * its old key, which no new winner equals: the test would only cost).
+     */
+    template <bool kStopEarly>
     void Replay(uint32_t slot);
 
     /// Do the deferred replay of the last popped slot, if any.
@@ -120,7 +126,7 @@ class EventSlotTree
         {
             const uint32_t s = m_pending;
             m_pending = kNone;
-            Replay(s);
+            Replay<false>(s);
         }
     }
 
