@@ -108,8 +108,9 @@ FabricChannel::Wire::Pop()
 {
     NS_ASSERT(m_size > 0);
     const InFlight f = m_ring[m_head];
-    m_head = (m_head + 1) & (m_ring.size() - 1);
     m_size--;
+    // An emptied wire starts again at entry 0 (see FifoQueue::pop_front).
+    m_head = m_size == 0 ? 0 : (m_head + 1) & (m_ring.size() - 1);
     return f;
 }
 

@@ -86,8 +86,11 @@ class FifoQueue
     void pop_front()
     {
         m_buf[m_head] = T();
-        m_head = (m_head + 1) & (m_capacity - 1);
         --m_size;
+        // An emptied queue starts again at slot 0: a queue that rarely holds
+        // more than a frame or two then keeps to its first cache line
+        // instead of cycling through all of them (issue #15).
+        m_head = m_size == 0 ? 0 : (m_head + 1) & (m_capacity - 1);
     }
 
     /// Drops every element and the buffer.

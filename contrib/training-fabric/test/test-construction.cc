@@ -273,6 +273,36 @@ TEST(Construction, FifoQueueKeepsOrderThroughGrowthAndWrapAround)
     EXPECT_TRUE(pq.empty());
 }
 
+TEST(Construction, FifoQueueKeepsOrderWhenDrainedAndRefilled)
+{
+    // An emptied queue restarts at its first slot. Against std::deque:
+    // rounds that push n = 1..40 elements (so the queue grows from 16 to 64
+    // slots on the way) and pop all but (round % 3) of them, so the queue
+    // is drained to empty in every third round and otherwise refilled
+    // from a head that has moved, some rounds across the buffer's end.
+    FifoQueue<uint32_t> q;
+    std::deque<uint32_t> ref;
+    uint32_t next = 0;
+    for (uint32_t round = 0; round < 300; ++round)
+    {
+        const uint32_t n = 1 + (round * 7) % 40;
+        for (uint32_t k = 0; k < n; ++k)
+        {
+            q.push_back(next);
+            ref.push_back(next);
+            ++next;
+        }
+        while (ref.size() > round % 3)
+        {
+            ASSERT_EQ(q.front(), ref.front()) << "round " << round;
+            q.pop_front();
+            ref.pop_front();
+        }
+        ASSERT_EQ(q.size(), ref.size());
+        ASSERT_EQ(q.empty(), ref.empty());
+    }
+}
+
 TEST(Construction, LazyUniformStreamDrawsWhatAUniformRandomVariableDraws)
 {
     // A switch's RED draws come from a LazyUniformStream, which must give the
