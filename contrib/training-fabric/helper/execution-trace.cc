@@ -8,7 +8,9 @@
 #include "scenario-config.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/util/delimited_message_util.h>
@@ -40,12 +42,16 @@ Inflate(const std::string& in, const std::string& source)
     zs.avail_in = static_cast<uInt>(in.size());
     std::string out;
     char buf[65536];
-    int ret;
-    do
+    while (true)
     {
         zs.next_out = reinterpret_cast<Bytef*>(buf);
         zs.avail_out = sizeof(buf);
-        ret = inflate(&zs, Z_NO_FLUSH);
+        const int ret = inflate(&zs, Z_NO_FLUSH);
+        if (ret == Z_BUF_ERROR && zs.avail_in == 0)
+        {
+            inflateEnd(&zs);
+            Fail(source, "truncated gzip stream");
+        }
         if (ret != Z_OK && ret != Z_STREAM_END)
         {
             inflateEnd(&zs);
@@ -57,12 +63,28 @@ Inflate(const std::string& in, const std::string& source)
             inflateEnd(&zs);
             Fail(source, "gzip stream inflates beyond 4 GiB");
         }
-    } while (ret != Z_STREAM_END && zs.avail_in > 0);
-    inflateEnd(&zs);
-    if (ret != Z_STREAM_END)
-    {
-        Fail(source, "truncated gzip stream");
+        if (ret == Z_STREAM_END)
+        {
+            if (zs.avail_in == 0)
+            {
+                break;
+            }
+            // A gzip file is a series of members (RFC 1952, 2.2), as
+            // `cat a.gz b.gz` makes; gunzip reads them all, and so does this.
+            if (inflateReset(&zs) != Z_OK)
+            {
+                inflateEnd(&zs);
+                Fail(source, "cannot restart gzip decompression");
+            }
+        }
+        else if (zs.avail_in == 0 && zs.avail_out != 0)
+        {
+            // All input read, output room left, and the stream not ended.
+            inflateEnd(&zs);
+            Fail(source, "truncated gzip stream");
+        }
     }
+    inflateEnd(&zs);
     return out;
 }
 
@@ -402,6 +424,12 @@ ParseChakra(const std::string& raw, const std::string& source, uint32_t rank)
     {
         Fail(source, "truncated GlobalMetadata message");
     }
+    if (len > static_cast<uint64_t>(INT_MAX))
+    {
+        Fail(source,
+             "GlobalMetadata message of " + std::to_string(len) +
+                 " bytes: protobuf reads at most 2 GiB a message");
+    }
     ChakraProtoMsg::GlobalMetadata meta;
     if (!meta.ParseFromArray(bytes.data() + pos, static_cast<int>(len)))
     {
@@ -418,6 +446,12 @@ ParseChakra(const std::string& raw, const std::string& source, uint32_t rank)
             Fail(source,
                  "truncated node message #" + std::to_string(index) + " (" + std::to_string(len) +
                      " bytes announced, " + std::to_string(bytes.size() - pos) + " left)");
+        }
+        if (len > static_cast<uint64_t>(INT_MAX))
+        {
+            Fail(source,
+                 "node message #" + std::to_string(index) + " of " + std::to_string(len) +
+                     " bytes: protobuf reads at most 2 GiB a message");
         }
         ChakraProtoMsg::Node n;
         if (!n.ParseFromArray(bytes.data() + pos, static_cast<int>(len)))
@@ -560,6 +594,35 @@ ReadChakraPrefix(const std::string& prefix)
     if (graphs.empty())
     {
         Fail(prefix + ".0.et", "no trace file for rank 0 (expected <prefix>.<rank>.et)");
+    }
+    // Ranks are numbered without gaps: a later rank's file after a missing
+    // one means a rank is missing, not that the job is smaller.
+    const std::filesystem::path pre(prefix);
+    const std::filesystem::path dir = pre.has_parent_path() ? pre.parent_path() : ".";
+    const std::string stem = pre.filename().string() + ".";
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    {
+        const std::string name = it->path().filename().string();
+        if (name.size() <= stem.size() + 3 || name.compare(0, stem.size(), stem) != 0 ||
+            name.compare(name.size() - 3, 3, ".et") != 0)
+        {
+            continue;
+        }
+        const std::string digits = name.substr(stem.size(), name.size() - stem.size() - 3);
+        if (digits.empty() || digits.size() > 9 || (digits.size() > 1 && digits[0] == '0') ||
+            !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        {
+            continue;
+        }
+        const uint64_t rank = std::stoull(digits);
+        if (rank > graphs.size())
+        {
+            Fail((dir / name).string(),
+                 "trace file of rank " + digits + ", but none for rank " +
+                     std::to_string(graphs.size()) + " (" + prefix + "." +
+                     std::to_string(graphs.size()) + ".et)");
+        }
     }
     return graphs;
 }

@@ -253,6 +253,16 @@ CheckRunCost(const ScenarioConfig& cfg, Ptr<FabricTopology> topo)
                      g.source + ": node " + Str(n.id) + ": comm_size: expected at most " +
                          Str(ScenarioLimits::kMaxMessageBytes) + " bytes, got " + Str(n.commSize));
             }
+            // A compute or memory node's time, as the run's own times, is
+            // at most the longest run (MicroSeconds() of more would wrap).
+            if (n.durationMicros > ScenarioLimits::kMaxTimeSeconds * 1000000)
+            {
+                Fail(cfg,
+                     "workload",
+                     g.source + ": node " + Str(n.id) + ": duration_micros: expected at most " +
+                         Str(ScenarioLimits::kMaxTimeSeconds * 1000000) + " (" +
+                         ScenarioLimits::kMaxTimeText + "), got " + Str(n.durationMicros));
+            }
         }
     }
     if (c.workloadBytes > RunLimits::kWorkloadBytes)

@@ -5,6 +5,7 @@
 
 #include "et_def.pb.h"
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <tuple>
@@ -163,6 +164,12 @@ AddMetadataGroups(const std::vector<TraceGraph>& graphs, CommGroups& groups)
                                          "process group \"" + pg->get<std::string>() +
                                              "\": " + r.dump() + " is not a rank (0.." +
                                              std::to_string(n - 1) + ")");
+                    }
+                    if (std::find(ranks.begin(), ranks.end(), r.get<uint32_t>()) != ranks.end())
+                    {
+                        throw TraceError(where,
+                                         "process group \"" + pg->get<std::string>() + "\": rank " +
+                                             r.dump() + " listed twice");
                     }
                     ranks.push_back(r.get<uint32_t>());
                 }

@@ -652,3 +652,124 @@ TEST(CollectiveFlows, EveryTransferIsAFlowWithItsCollectiveAndStep)
         }
     }
 }
+
+TEST(AstraBoundary, ARankFileAfterAMissingOneIsRefused)
+{
+    // Ranks are numbered without gaps (<prefix>.<rank>.et): with files for
+    // ranks 0, 1 and 3, rank 2 is missing; reading two ranks and ignoring
+    // the third file would run another job than the trace's.
+    TempDir dir;
+    const std::string prefix = dir.path + "/t";
+    for (uint32_t r : {0u, 1u, 3u})
+    {
+        WriteEt(prefix, r, {MakeNode(1, "c", ChakraProtoMsg::COMP_NODE)});
+    }
+    try
+    {
+        ReadChakraPrefix(prefix);
+        FAIL() << "a gap in the rank files was accepted";
+    }
+    catch (const TraceError& e)
+    {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find(prefix + ".3.et"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("none for rank 2"), std::string::npos) << msg;
+    }
+    // Without the stray file the two ranks read; a zero-padded name is not
+    // a rank file of this prefix.
+    std::filesystem::rename(prefix + ".3.et", prefix + ".03.et");
+    EXPECT_EQ(ReadChakraPrefix(prefix).size(), 2u);
+}
+
+TEST(AstraBoundary, ConcatenatedGzipMembersReadAsOneStream)
+{
+    // `cat a.gz b.gz` is one gzip file of two members (RFC 1952, 2.2) that
+    // gunzip reads whole: a trace split across two members must read as the
+    // plain trace, all four nodes, not as the first member's part.
+    TempDir dir;
+    const std::string prefix = dir.path + "/t";
+    std::vector<EtNode> nodes;
+    for (uint64_t id = 1; id <= 4; ++id)
+    {
+        nodes.push_back(MakeNode(id, "c" + std::to_string(id), ChakraProtoMsg::COMP_NODE));
+    }
+    WriteEt(prefix, 0, nodes);
+    std::ifstream in(prefix + ".0.et", std::ios::binary);
+    const std::string plain((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::size_t cut = plain.size() / 2;
+    std::ofstream(dir.path + "/a", std::ios::binary) << plain.substr(0, cut);
+    std::ofstream(dir.path + "/b", std::ios::binary) << plain.substr(cut);
+    const std::string gz = dir.path + "/gz";
+    ASSERT_EQ(std::system(("gzip -c " + dir.path + "/a > " + gz + ".0.et && gzip -c " + dir.path +
+                           "/b >> " + gz + ".0.et")
+                              .c_str()),
+              0);
+    const TraceGraph a = ReadChakraFile(prefix + ".0.et", 0);
+    const TraceGraph b = ReadChakraFile(gz + ".0.et", 0);
+    EXPECT_EQ(b.nodes.size(), 4u);
+    EXPECT_EQ(SerializeChakra(b), SerializeChakra(a));
+    // Bytes after the last member that are not a gzip member are an error.
+    std::ofstream(gz + ".0.et", std::ios::binary | std::ios::app) << "junk";
+    EXPECT_THROW(ReadChakraFile(gz + ".0.et", 0), TraceError);
+}
+
+TEST(AstraBoundary, MetadataGroupWithARankTwiceIsRefused)
+{
+    // As in a comm-group file, a process group naming a rank twice is
+    // refused (its collective would wait for a member that never comes).
+    TempDir dir;
+    const std::string prefix = dir.path + "/t";
+    EtNode meta = MakeNode(10, "## process_group:init ##", ChakraProtoMsg::METADATA_NODE);
+    meta.mutable_inputs()->set_values("['[{\"pg_name\": \"1\", \"ranks\": [0, 0, 1]}]']");
+    for (uint32_t r = 0; r < 2; ++r)
+    {
+        WriteEt(prefix, r, {meta});
+    }
+    const std::vector<TraceGraph> graphs = ReadChakraPrefix(prefix);
+    CommGroups groups;
+    try
+    {
+        AddMetadataGroups(graphs, groups);
+        FAIL() << "a rank listed twice was accepted";
+    }
+    catch (const TraceError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("process group \"1\": rank 0 listed twice"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(AstraBoundary, ComputeTimesBeyondTheLongestRunAreRefused)
+{
+    // duration_micros is a uint64: 2^64 - 1 us would wrap ns-3's clock
+    // (negative delays). Like the run's own times it is limited to the
+    // longest run, 10^6 s = 10^12 us: that much is accepted, one more is not.
+    TempDir dir;
+    for (uint64_t us : {uint64_t{1000000000000}, uint64_t{1000000000001}, UINT64_MAX})
+    {
+        const std::string prefix = dir.path + "/d" + std::to_string(us % 1000);
+        EtNode c = MakeNode(1, "c", ChakraProtoMsg::COMP_NODE);
+        c.set_duration_micros(us);
+        WriteEt(prefix, 0, {c});
+        const std::string text = R"({"topology": {"type": "leaf-spine", "leaves": 1,
+            "spines": 1, "hosts_per_leaf": 2}, "workload": {"type": "chakra", "prefix": ")" +
+                                 prefix + R"("}})";
+        bool refused = false;
+        try
+        {
+            ScenarioRunner run(ParseScenarioText(text, {}, "astra.json"));
+            run.Build();
+        }
+        catch (const ScenarioError& e)
+        {
+            refused = true;
+            EXPECT_NE(std::string(e.what()).find("node 1: duration_micros: expected at most "
+                                                 "1000000000000"),
+                      std::string::npos)
+                << e.what();
+        }
+        EXPECT_EQ(refused, us > 1000000000000) << us;
+        Simulator::Destroy();
+    }
+}
