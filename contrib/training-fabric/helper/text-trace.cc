@@ -7,6 +7,7 @@
 #include "scenario-config.h"
 
 #include <algorithm>
+#include <climits>
 #include <set>
 #include <sstream>
 
@@ -25,6 +26,10 @@ ParseTextTrace(const std::string& text, const std::string& source)
     };
     auto ids = [&](const std::string& list) {
         std::vector<uint64_t> out;
+        if (!list.empty() && list.back() == ',')
+        {
+            fail("expected node ids (at most 18 digits) separated by commas, got \"" + list + "\"");
+        }
         std::stringstream ss(list);
         std::string item;
         while (std::getline(ss, item, ','))
@@ -45,6 +50,15 @@ ParseTextTrace(const std::string& text, const std::string& source)
             fail(std::string("expected ") + what + ", got \"" + tok + "\"");
         }
         return std::stoull(tok);
+    };
+    // A rank or a tag: Chakra's comm_src, comm_dst and comm_tag are int32.
+    auto int32 = [&](const std::string& tok, const char* what) {
+        const uint64_t v = number(tok, what);
+        if (v > static_cast<uint64_t>(INT32_MAX))
+        {
+            fail(std::string("expected ") + what + " of at most 2147483647, got " + tok);
+        }
+        return static_cast<int32_t>(v);
     };
     // Dependencies must name nodes of their rank: in a hand-written file a
     // dangling one is a typo (Chakra files may have them, see ValidateGraph).
@@ -141,7 +155,7 @@ ParseTextTrace(const std::string& text, const std::string& source)
             {
                 fail(std::string("expected \"") + dir + " <rank>\"");
             }
-            const int32_t peer = static_cast<int32_t>(number(tok[i + 1], "a rank"));
+            const int32_t peer = int32(tok[i + 1], "a rank");
             i += 2;
             const int32_t self = static_cast<int32_t>(graphs.back().rank);
             n.commSrc = op == "send" ? self : peer;
@@ -184,12 +198,17 @@ ParseTextTrace(const std::string& text, const std::string& source)
         {
             fail("unknown operation \"" + op + "\" (valid: comp, send, recv, coll)");
         }
+        std::set<std::string> given;
         while (i < tok.size())
         {
             const std::string& key = tok[i];
             if (i + 1 >= tok.size())
             {
                 fail("\"" + key + "\" needs a value");
+            }
+            if (!given.insert(key).second)
+            {
+                fail("\"" + key + "\" given twice");
             }
             const std::string& val = tok[i + 1];
             if (key == "after")
@@ -203,7 +222,7 @@ ParseTextTrace(const std::string& text, const std::string& source)
             else if (key == "tag" &&
                      (n.kind == TraceNode::COMM_SEND || n.kind == TraceNode::COMM_RECV))
             {
-                n.commTag = static_cast<int32_t>(number(val, "a tag"));
+                n.commTag = int32(val, "a tag");
             }
             else if (key == "group" && n.kind == TraceNode::COMM_COLL)
             {

@@ -201,6 +201,44 @@ TEST(ChakraReader, MismatchedSendRecvIsNamed)
     EXPECT_THROW(ParseTextTrace("1: comp 3\n", "x.txt"), TraceError);
 }
 
+TEST(TextTrace, RanksTagsAndOptionsAreReadExactlyOrRefused)
+{
+    // Ranks and tags are Chakra's int32 comm_src/comm_dst/comm_tag: 2^32 + 1
+    // must not wrap to 1 (a send "to 4294967297" reaching rank 1, a tag
+    // 4294967297 matching tag 1). An option given twice (the second would
+    // replace the first) and a dependency list with a trailing comma are
+    // refused; each error names the file and line.
+    auto expectError = [](const std::string& text, const std::string& expected) {
+        try
+        {
+            ParseTextTrace(text, "t.txt");
+            FAIL() << "accepted: " << text;
+        }
+        catch (const TraceError& e)
+        {
+            const std::string msg = e.what();
+            EXPECT_EQ(msg.rfind("t.txt: line 2: ", 0), 0u) << msg;
+            EXPECT_NE(msg.find(expected), std::string::npos) << msg;
+        }
+    };
+    expectError("rank 0\n1: send 4KB to 4294967297 tag 1\n",
+                "expected a rank of at most 2147483647, got 4294967297");
+    expectError("rank 0\n1: send 4KB to 1 tag 4294967297\n",
+                "expected a tag of at most 2147483647, got 4294967297");
+    expectError("rank 0\n1: recv 4KB from 2147483648 tag 1\n", "at most 2147483647");
+    expectError("rank 0\n3: comp 1 after 1 after 2\n", "\"after\" given twice");
+    expectError("rank 0\n3: comp 1 name a name b\n", "\"name\" given twice");
+    expectError("rank 0\n3: comp 1 after 1,\n", "expected node ids");
+    // The largest int32 is a valid tag, and one of each option is fine.
+    const auto g =
+        ParseTextTrace("rank 0\n1: send 4KB to 1 tag 2147483647 name s after 2 ctrl 2\n"
+                       "2: comp 1\nrank 1\n1: recv 4KB from 0 tag 2147483647\n",
+                       "t.txt");
+    EXPECT_EQ(g[0].nodes[0].commTag, 2147483647);
+    EXPECT_EQ(g[0].nodes[0].commDst, 1);
+    EXPECT_EQ(g[0].nodes[0].name, "s");
+}
+
 namespace
 {
 /**
