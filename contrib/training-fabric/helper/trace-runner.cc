@@ -631,6 +631,23 @@ TraceRunner::Issue(uint32_t rank, std::size_t node)
         }
         const std::string key = pg + "#" + std::to_string(seq);
         Instance& inst = m_instances[key];
+        if (!inst.members.empty())
+        {
+            // The members of one collective must agree on what it is: the
+            // engine plans it from one node (ASTRA-sim pairs them likewise).
+            const auto [r0, i0] = inst.members.front();
+            const TraceNode& n0 = m_graphs[r0].nodes[i0];
+            if (n.commType != n0.commType || n.commSize != n0.commSize ||
+                n.involvedDim != n0.involvedDim)
+            {
+                throw TraceError(m_graphs[rank].Where(n.id),
+                                 "collective #" + std::to_string(seq) + " of process group \"" +
+                                     (pg.empty() ? std::string("0") : pg) +
+                                     "\" differs from rank " + std::to_string(r0) + "'s (node " +
+                                     std::to_string(n0.id) +
+                                     ") in type, comm_size or involved_dim");
+            }
+        }
         inst.expected = static_cast<uint32_t>(group.size());
         inst.members.emplace_back(rank, node);
         if (inst.members.size() == inst.expected && !inst.started)

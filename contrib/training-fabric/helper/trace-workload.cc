@@ -209,6 +209,9 @@ ValidateWorkload(const std::vector<TraceGraph>& graphs, const CommGroups& groups
     std::string firstAbsent;
     std::string firstCpuComm;
     std::string firstGroup;
+    // Process group ("" for every rank) -> rank -> (collectives of the
+    // group the rank issues, the first of them).
+    std::map<std::string, std::map<uint32_t, std::pair<uint64_t, std::string>>> joins;
     for (const TraceGraph& g : graphs)
     {
         const uint64_t a = ValidateGraph(g);
@@ -230,13 +233,27 @@ ValidateWorkload(const std::vector<TraceGraph>& graphs, const CommGroups& groups
             }
             if (t.kind == TraceNode::COMM_COLL)
             {
+                const std::vector<uint32_t>* members = nullptr;
                 try
                 {
-                    FindGroup(t.pgName, groups);
+                    members = FindGroup(t.pgName, groups);
                 }
                 catch (const TraceError& e)
                 {
                     throw TraceError(g.Where(t.id), e.what());
+                }
+                if (members &&
+                    std::find(members->begin(), members->end(), g.rank) == members->end())
+                {
+                    throw TraceError(g.Where(t.id),
+                                     "rank " + std::to_string(g.rank) +
+                                         " is not in process group \"" + t.pgName +
+                                         "\" (a collective runs on its group's ranks)");
+                }
+                auto& join = joins[members ? t.pgName : std::string()][g.rank];
+                if (join.first++ == 0)
+                {
+                    join.second = g.Where(t.id);
                 }
                 if (groups.empty() && !t.pgName.empty() && t.pgName != "0" && unnamedGroups++ == 0)
                 {
@@ -284,6 +301,39 @@ ValidateWorkload(const std::vector<TraceGraph>& graphs, const CommGroups& groups
                              std::to_string(std::get<1>(k)) + " (tag " +
                              std::to_string(std::get<2>(k)) + ") has no matching " +
                              (kv.second.first > 0 ? "receive" : "send"));
+        }
+    }
+    // Every member of a group joins each of its collectives (NCCL's rule):
+    // a member that issues fewer would leave the others waiting to the end.
+    for (const auto& kv : joins)
+    {
+        const std::vector<uint32_t>* members = FindGroup(kv.first, groups);
+        std::vector<uint32_t> all;
+        if (!members)
+        {
+            for (uint32_t r = 0; r < graphs.size(); ++r)
+            {
+                all.push_back(r);
+            }
+            members = &all;
+        }
+        const auto most =
+            std::max_element(kv.second.begin(), kv.second.end(), [](const auto& a, const auto& b) {
+                return a.second.first < b.second.first;
+            });
+        for (uint32_t m : *members)
+        {
+            const auto it = kv.second.find(m);
+            const uint64_t count = it == kv.second.end() ? 0 : it->second.first;
+            if (count != most->second.first)
+            {
+                const std::string pg = kv.first.empty() ? "every rank" : "\"" + kv.first + "\"";
+                throw TraceError(most->second.second + ": rank " + std::to_string(most->first) +
+                                 " issues " + std::to_string(most->second.first) +
+                                 " collectives of process group " + pg + ", rank " +
+                                 std::to_string(m) + " " + std::to_string(count) +
+                                 " (every member joins each collective of its group)");
+            }
         }
     }
     std::vector<std::string> warnings;

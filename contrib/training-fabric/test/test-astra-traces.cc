@@ -25,6 +25,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <google/protobuf/util/delimited_message_util.h>
 #include <google/protobuf/util/message_differencer.h>
 #include <gtest/gtest.h>
@@ -772,4 +773,67 @@ TEST(AstraBoundary, ComputeTimesBeyondTheLongestRunAreRefused)
         EXPECT_EQ(refused, us > 1000000000000) << us;
         Simulator::Destroy();
     }
+}
+
+TEST(AstraBoundary, EveryMemberJoinsEachCollectiveOfItsGroupAsTheOthersDo)
+{
+    // Under the default (collective) synchronisation a collective starts
+    // when as many ranks as its group has have issued it: a non-member, or
+    // a member with one collective too many or too few, used to start
+    // another rank's collective or leave the others waiting to the stop
+    // time. Now the first two are refused before the run, and members that
+    // disagree on the type or size of one collective when they join it.
+    TempDir dir;
+    const CommGroups pairs{{"1", {0, 1}}};
+    auto graphs = [&](const std::string& name, const std::vector<std::vector<EtNode>>& ranks) {
+        const std::string prefix = dir.path + "/" + name;
+        for (uint32_t r = 0; r < ranks.size(); ++r)
+        {
+            WriteEt(prefix, r, ranks[r]);
+        }
+        return ReadChakraPrefix(prefix);
+    };
+    auto inGroup = [](EtNode n, const std::string& pg) {
+        Attr(n, "pg_name")->set_string_val(pg);
+        return n;
+    };
+    auto expectError = [](const std::function<void()>& f, const std::string& expected) {
+        try
+        {
+            f();
+            FAIL() << "accepted; expected " << expected;
+        }
+        catch (const TraceError& e)
+        {
+            EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+            EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
+        }
+    };
+    const EtNode ar = Collective(1, ChakraProtoMsg::ALL_REDUCE, kMiB);
+    // Rank 2 names group "1", which is ranks 0 and 1.
+    const auto outsider =
+        graphs("out", {{inGroup(ar, "1")}, {inGroup(ar, "1")}, {inGroup(ar, "1")}});
+    expectError([&] { ValidateWorkload(outsider, pairs); },
+                "node 1: rank 2 is not in process group \"1\"");
+    // Rank 0 issues two all-reduces on every rank, rank 1 one.
+    EtNode ar2 = Collective(2, ChakraProtoMsg::ALL_REDUCE, kMiB);
+    ar2.add_data_deps(1);
+    const auto extra = graphs("extra", {{ar, ar2}, {ar}});
+    expectError([&] { ValidateWorkload(extra, {}); },
+                "rank 0 issues 2 collectives of process group every rank, rank 1 1");
+    // The same counts validate; ranks that agree run.
+    EXPECT_NO_THROW(ValidateWorkload(graphs("same", {{ar, ar2}, {ar, ar2}}), {}));
+    // An all-reduce on rank 0 and an all-gather of the same size on rank 1
+    // (counts agree): refused when the second joins.
+    WriteEt(dir.path + "/mix", 0, {ar});
+    WriteEt(dir.path + "/mix", 1, {Collective(1, ChakraProtoMsg::ALL_GATHER, kMiB)});
+    expectError([&] { RunChakra(dir.path + "/mix", 2); },
+                "collective #0 of process group \"0\" differs from rank 0's (node 1) in type, "
+                "comm_size or involved_dim");
+    Simulator::Destroy();
+    // And one of another size.
+    WriteEt(dir.path + "/size", 0, {ar});
+    WriteEt(dir.path + "/size", 1, {Collective(1, ChakraProtoMsg::ALL_REDUCE, 2 * kMiB)});
+    expectError([&] { RunChakra(dir.path + "/size", 2); }, "differs from rank 0's");
+    Simulator::Destroy();
 }
