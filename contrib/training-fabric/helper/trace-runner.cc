@@ -504,7 +504,8 @@ TraceRunner::GetChannel(uint32_t src, uint32_t dst)
             {
                 m_log->Received(self->sends.at(seq).flow);
             }
-            Arrived(src, dst, self->sends.at(seq).tag);
+            const Send& send = self->sends.at(seq);
+            Arrived(src, dst, send.tag, m_graphs[src].nodes[send.node].commSize);
         });
     c.qp->SetSendCompleteCallback([this, self, src](Ptr<RdmaQueuePair>, uint64_t seq) {
         if (m_log)
@@ -600,8 +601,9 @@ TraceRunner::Issue(uint32_t rank, std::size_t node)
     }
     case TraceNode::COMM_RECV: {
         const uint32_t src = static_cast<uint32_t>(n.Src(rank));
-        m_waitingRecv[std::make_tuple(rank, src, n.commTag)].push_back(node);
-        TryReceive(rank, src, n.commTag);
+        const MessageKey key{rank, src, n.commTag, n.commSize};
+        m_waitingRecv[key].push_back(node);
+        TryReceive(key);
         break;
     }
     case TraceNode::COMM_COLL: {
@@ -713,16 +715,17 @@ TraceRunner::CollectiveDone(std::string key, uint32_t id)
 }
 
 void
-TraceRunner::Arrived(uint32_t src, uint32_t dst, int32_t tag)
+TraceRunner::Arrived(uint32_t src, uint32_t dst, int32_t tag, uint64_t bytes)
 {
-    m_arrived[std::make_tuple(dst, src, tag)]++;
-    TryReceive(dst, src, tag);
+    const MessageKey key{dst, src, tag, bytes};
+    m_arrived[key]++;
+    TryReceive(key);
 }
 
 void
-TraceRunner::TryReceive(uint32_t dst, uint32_t src, int32_t tag)
+TraceRunner::TryReceive(const MessageKey& key)
 {
-    const auto key = std::make_tuple(dst, src, tag);
+    const uint32_t dst = std::get<0>(key);
     auto& waiting = m_waitingRecv[key];
     uint32_t& arrived = m_arrived[key];
     while (arrived > 0 && !waiting.empty())

@@ -202,6 +202,11 @@ class TraceRunner
         bool started{false};
     };
 
+    /// A message's match key (dst, src, tag, size): a receive takes the
+    /// oldest arrival of its source, tag and size, as ASTRA-sim matches
+    /// (tag, src, dst, size).
+    using MessageKey = std::tuple<uint32_t, uint32_t, int32_t, uint64_t>;
+
     struct Send
     {
         int32_t tag;
@@ -223,8 +228,8 @@ class TraceRunner
                          const std::vector<uint32_t>& group);
     void Complete(uint32_t rank, std::size_t node);
     void RankFinished(uint32_t rank);
-    void Arrived(uint32_t src, uint32_t dst, int32_t tag);
-    void TryReceive(uint32_t dst, uint32_t src, int32_t tag);
+    void Arrived(uint32_t src, uint32_t dst, int32_t tag, uint64_t bytes);
+    void TryReceive(const MessageKey& key);
     Channel& GetChannel(uint32_t src, uint32_t dst);
     void CollectiveDone(std::string key, uint32_t id);
     /// The process group key and ranks of COMM_COLL node \p n.
@@ -241,10 +246,10 @@ class TraceRunner
     std::vector<RankStats> m_stats;
     std::unique_ptr<CollectiveEngine> m_engine;
     std::map<std::pair<uint32_t, uint32_t>, Channel> m_pairs;
-    /// (dst, src, tag) -> messages arrived and not yet received
-    std::map<std::tuple<uint32_t, uint32_t, int32_t>, uint32_t> m_arrived;
-    /// (dst, src, tag) -> receive nodes waiting, in issue order
-    std::map<std::tuple<uint32_t, uint32_t, int32_t>, std::vector<std::size_t>> m_waitingRecv;
+    /// messages arrived and not yet received
+    std::map<MessageKey, uint32_t> m_arrived;
+    /// receive nodes waiting, in issue order
+    std::map<MessageKey, std::vector<std::size_t>> m_waitingRecv;
     std::map<std::string, Instance> m_instances;
     uint32_t m_ranksDone{0};
     uint32_t m_localRanks{0};

@@ -837,3 +837,48 @@ TEST(AstraBoundary, EveryMemberJoinsEachCollectiveOfItsGroupAsTheOthersDo)
     expectError([&] { RunChakra(dir.path + "/size", 2); }, "differs from rank 0's");
     Simulator::Destroy();
 }
+
+TEST(AstraBoundary, AReceiveTakesAMessageOfItsSize)
+{
+    // ASTRA-sim matches a receive with a message by (tag, src, dst, size).
+    // Rank 0 sends 1000 B, then 8 MiB, same tag; rank 1 receives 8 MiB,
+    // computes 1 ms, then receives 1000 B. The 8 MiB receive must wait for
+    // the 8 MiB message, sent after the 1000 B one on the same QP; the
+    // 1000 B one has arrived by then, so the run ends 1 ms after the 8 MiB
+    // arrival. That arrival is no earlier than (1000 B + 8 MiB) at the
+    // one-way payload rate B1 = 100 Gb/s x 4096 / 4178 (ACKs go the other
+    // way here) and no later than at B (which also gives a share of the
+    // direction to ACKs) plus one alpha. Matched by tag alone, the 8 MiB
+    // receive took the 1000 B message at about 3 us and the run ended near
+    // 1 ms.
+    TempDir dir;
+    const std::string prefix = dir.path + "/sizes";
+    auto send = [](uint64_t id, int64_t bytes) {
+        EtNode n = MakeNode(id, "send", ChakraProtoMsg::COMM_SEND_NODE);
+        Attr(n, "comm_size")->set_int64_val(bytes);
+        Attr(n, "comm_dst")->set_int32_val(1);
+        Attr(n, "comm_tag")->set_int32_val(7);
+        return n;
+    };
+    auto recv = [](uint64_t id, int64_t bytes) {
+        EtNode n = MakeNode(id, "recv", ChakraProtoMsg::COMM_RECV_NODE);
+        Attr(n, "comm_size")->set_int64_val(bytes);
+        Attr(n, "comm_src")->set_int32_val(0);
+        Attr(n, "comm_tag")->set_int32_val(7);
+        return n;
+    };
+    WriteEt(prefix, 0, {send(1, 1000), send(2, 8 * kMiB)});
+    EtNode comp = MakeNode(2, "comp", ChakraProtoMsg::COMP_NODE);
+    comp.set_duration_micros(1000);
+    comp.add_data_deps(1);
+    EtNode small = recv(3, 1000);
+    small.add_data_deps(2);
+    WriteEt(prefix, 1, {recv(1, 8 * kMiB), comp, small});
+    auto run = RunChakra(prefix, 2);
+    const double bytes = 1000 + 8.0 * kMiB;
+    const double b1 = 100e9 / 8 * 4096 / 4178;
+    const double t = run->GetTotals().simTimeS;
+    EXPECT_GE(t, bytes / b1 + 1e-3);
+    EXPECT_LE(t, bytes / kB + kAlpha + 1e-3);
+    Simulator::Destroy();
+}
