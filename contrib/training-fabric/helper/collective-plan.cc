@@ -493,7 +493,6 @@ PlanCollective(const CollectiveSpec& spec)
             }
             // Reduce-scatter along dimension 1, 2, ...; all-gather back.
             Ready ready = none;
-            std::vector<uint64_t> shard(spec.dims.size() + 1, piece);
             uint64_t stride = 1;
             std::vector<uint64_t> strides;
             for (std::size_t d = 0; d < spec.dims.size(); ++d)
@@ -518,13 +517,27 @@ PlanCollective(const CollectiveSpec& spec)
                 }
                 return gs;
             };
+            // What a rank holds entering dimension d: its share of each
+            // earlier dimension's reduce-scatter, Split by its coordinate
+            // there (the shares of a dimension add up to what it split, so
+            // no remainder byte is lost or counted twice). The ranks of one
+            // group of dimension d agree on every earlier coordinate.
+            auto shard = [&](uint32_t r, std::size_t d) {
+                uint64_t bytes = piece;
+                for (std::size_t k = 0; k < d; ++k)
+                {
+                    bytes = Split(bytes, spec.dims[k], (r / strides[k]) % spec.dims[k]);
+                }
+                return bytes;
+            };
             auto algo = [&](std::size_t d) {
                 return d < spec.dimAlgorithms.size() ? spec.dimAlgorithms[d] : std::string("ring");
             };
-            auto run = [&](std::size_t d, const std::string& type, uint64_t bytes) {
+            auto run = [&](std::size_t d, const std::string& type) {
                 Ready next = ready;
                 for (const auto& g : groups(d))
                 {
+                    const uint64_t bytes = shard(g[0], d);
                     Ready in(g.size());
                     for (std::size_t i = 0; i < g.size(); ++i)
                     {
@@ -540,12 +553,11 @@ PlanCollective(const CollectiveSpec& spec)
             };
             for (std::size_t d = 0; d < spec.dims.size(); ++d)
             {
-                run(d, "reduce-scatter", shard[d]);
-                shard[d + 1] = shard[d] / spec.dims[d];
+                run(d, "reduce-scatter");
             }
             for (std::size_t d = spec.dims.size(); d-- > 0;)
             {
-                run(d, "all-gather", shard[d]);
+                run(d, "all-gather");
             }
         }
     }

@@ -90,6 +90,39 @@ TEST(CollectivePlan, BytesPerRankMatchTheTextbook)
     {
         EXPECT_EQ(BytesSentBy(hp, r), s / 8 * 14) << "hierarchical rank " << r;
     }
+    // Sizes that do not divide: a hierarchical all-reduce still moves
+    // 2 (N-1) S bytes in all. Each dimension d's reduce-scatter and
+    // all-gather move (n_d - 1) x the bytes a group holds, and the groups of
+    // dimension d hold S x N / (n_0 ... n_d) together, so the total is
+    // 2 S N sum_d (n_d - 1) / (n_0 ... n_d) = 2 S (N - 1). (Rounding each
+    // rank's share down lost 10 of 98 bytes for S = 7 on 2 x 2 x 2.)
+    for (const auto& [bytes, dims, channels, chunks] :
+         std::vector<std::tuple<uint64_t, std::vector<uint32_t>, uint32_t, uint32_t>>{
+             {7, {2, 2, 2}, 1, 1},
+             {1001, {2, 4}, 1, 1},
+             {1001, {3, 2}, 1, 1},
+             {1001, {4, 2}, 1, 1},
+             {65472, {2, 2, 2}, 8, 8},
+             {1000003, {3, 5}, 2, 3}})
+    {
+        uint32_t n = 1;
+        for (uint32_t d : dims)
+        {
+            n *= d;
+        }
+        CollectiveSpec odd = Spec("all-reduce", "hierarchical", bytes, n);
+        odd.dims = dims;
+        odd.channels = channels;
+        odd.chunks = chunks;
+        CollectivePlan op = PlanCollective(odd);
+        ExpectAcyclic(op);
+        uint64_t total = 0;
+        for (uint32_t r = 0; r < n; ++r)
+        {
+            total += BytesSentBy(op, r);
+        }
+        EXPECT_EQ(total, 2 * (n - 1) * bytes) << bytes << " B on " << n << " ranks";
+    }
     // Halving-doubling: 2 log2 N steps of N transfers.
     EXPECT_EQ(PlanCollective(Spec("all-reduce", "halving-doubling", s, 8)).transfers.size(),
               2u * 3 * 8);
