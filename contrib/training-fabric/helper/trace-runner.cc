@@ -235,6 +235,7 @@ TraceRunner::TraceRunner(Ptr<FabricTopology> topo,
             s.index[g.nodes[i].id] = i;
         }
         s.waiting.assign(g.nodes.size(), 0);
+        s.driven.assign(g.nodes.size(), 0);
         s.children.assign(g.nodes.size(), {});
         for (std::size_t i = 0; i < g.nodes.size(); ++i)
         {
@@ -484,6 +485,10 @@ TraceRunner::Start(DoneCallback done)
         }
         Dispatch(r);
     }
+    if (m_driven == 0)
+    {
+        ScheduleDeadlockCheck(); // e.g. every rank starts with a receive
+    }
 }
 
 TraceRunner::Channel&
@@ -586,11 +591,13 @@ TraceRunner::Issue(uint32_t rank, std::size_t node)
             {
                 m_log->Posted(send.flow);
             }
+            Drive(rank, node);
             m_topo->GetNic(rank)->PostSend(c.qp, n.commSize);
             break;
         }
         const uint32_t flow =
             m_log ? m_log->AddPosted(c.qp, rank, dst, 3, n.commSize, -1, -1, n.id) : 0;
+        Drive(rank, node);
         const uint64_t seq = m_topo->GetNic(rank)->PostSend(c.qp, n.commSize);
         if (c.sends.size() <= seq)
         {
@@ -621,6 +628,7 @@ TraceRunner::Issue(uint32_t rank, std::size_t node)
                                      "; per-rank completion needs a rank's collectives of one "
                                      "group issued in ascending node id");
             }
+            Drive(rank, node);
             if (p.collective == kNoPart)
             {
                 Complete(rank, node); // a group of one: nothing to exchange
@@ -671,6 +679,7 @@ TraceRunner::Issue(uint32_t rank, std::size_t node)
         {
             m_stats[rank].compute += t;
         }
+        Drive(rank, node);
         Simulator::Schedule(t, &TraceRunner::Complete, this, rank, node);
         break;
     }
@@ -683,6 +692,10 @@ TraceRunner::StartCollective(const std::string& key,
                              const std::vector<uint32_t>& group)
 {
     Instance& inst = m_instances[key];
+    for (const auto& m : inst.members)
+    {
+        Drive(m.first, m.second);
+    }
     std::vector<TraceCollective> colls = PlanTraceCollective(n, group, m_options);
     inst.running = static_cast<uint32_t>(colls.size());
     if (colls.empty())
@@ -738,9 +751,91 @@ TraceRunner::TryReceive(const MessageKey& key)
 }
 
 void
+TraceRunner::Drive(uint32_t rank, std::size_t node)
+{
+    RankState& s = m_state[rank];
+    NS_ASSERT(!s.driven[node]);
+    s.driven[node] = 1;
+    ++m_driven;
+}
+
+void
+TraceRunner::ScheduleDeadlockCheck()
+{
+    // Only a process that runs every rank sees all that is in flight.
+    if (!m_checkPending && m_localRanks == m_graphs.size())
+    {
+        m_checkPending = true;
+        Simulator::ScheduleNow(&TraceRunner::CheckDeadlock, this);
+    }
+}
+
+void
+TraceRunner::CheckDeadlock()
+{
+    m_checkPending = false;
+    if (m_driven > 0 || m_ranksDone == m_localRanks)
+    {
+        return;
+    }
+    uint32_t unfinished = 0;
+    for (const RankStats& st : m_stats)
+    {
+        unfinished += st.done ? 0 : 1;
+    }
+    const std::string tail = " with nothing in flight: the trace is deadlocked (" +
+                             std::to_string(unfinished) +
+                             " ranks unfinished, each waiting on another)";
+    for (uint32_t r = 0; r < m_graphs.size(); ++r)
+    {
+        if (m_stats[r].done)
+        {
+            continue;
+        }
+        for (const auto& [key, nodes] : m_waitingRecv)
+        {
+            if (std::get<0>(key) == r && !nodes.empty())
+            {
+                const TraceNode& n = m_graphs[r].nodes[nodes.front()];
+                throw TraceError(m_graphs[r].Where(n.id),
+                                 "waits to receive " + std::to_string(std::get<3>(key)) +
+                                     " bytes from rank " + std::to_string(std::get<1>(key)) +
+                                     " (tag " + std::to_string(std::get<2>(key)) + ")" + tail);
+            }
+        }
+        for (const auto& [key, inst] : m_instances)
+        {
+            for (const auto& [rank, node] : inst.members)
+            {
+                if (rank == r && !inst.started)
+                {
+                    const TraceNode& n = m_graphs[r].nodes[node];
+                    const std::size_t hash = key.rfind('#');
+                    const std::string pg = hash == 0 ? "0" : key.substr(0, hash);
+                    throw TraceError(m_graphs[r].Where(n.id),
+                                     "waits in collective #" + key.substr(hash + 1) +
+                                         " of process group \"" + pg + "\", joined by " +
+                                         std::to_string(inst.members.size()) + " of its " +
+                                         std::to_string(inst.expected) + " members" + tail);
+                }
+            }
+        }
+    }
+    throw TraceError("trace workload: nodes wait" + tail);
+}
+
+void
 TraceRunner::Complete(uint32_t rank, std::size_t node)
 {
     RankState& s = m_state[rank];
+    if (s.driven[node])
+    {
+        s.driven[node] = 0;
+        if (--m_driven == 0)
+        {
+            ScheduleDeadlockCheck();
+        }
+    }
     const Resource res = ResourceOf(m_graphs[rank].nodes[node]);
     if (res != NO_RESOURCE)
     {

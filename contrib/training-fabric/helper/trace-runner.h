@@ -190,6 +190,10 @@ class TraceRunner
         bool busy[3]{false, false, false};                //!< CPU, GPU compute, GPU communication
         bool dispatching{false};
         bool again{false};
+        /// Issued nodes whose completion the simulation drives (a compute
+        /// or memory node's timer, a posted send, a started collective),
+        /// as opposed to receives and joins that wait for another rank.
+        std::vector<char> driven;
         /// Per-rank mode: COMM_COLL node -> its collective and place (SetPerRank).
         std::map<std::size_t, Part> parts;
     };
@@ -230,6 +234,17 @@ class TraceRunner
     void RankFinished(uint32_t rank);
     void Arrived(uint32_t src, uint32_t dst, int32_t tag, uint64_t bytes);
     void TryReceive(const MessageKey& key);
+    /// Mark \p node of \p rank as driven by the simulation (RankState::driven).
+    void Drive(uint32_t rank, std::size_t node);
+    /// With every rank local, schedule CheckDeadlock for now (once).
+    void ScheduleDeadlockCheck();
+    /**
+     * Nothing driven and a rank unfinished: no event can complete a node
+     * any more (receives and joins wait on other ranks' nodes, which wait
+     * in turn), so the trace is deadlocked: a TraceError naming a rank's
+     * waiting node, instead of a run to the stop time.
+     */
+    void CheckDeadlock();
     Channel& GetChannel(uint32_t src, uint32_t dst);
     void CollectiveDone(std::string key, uint32_t id);
     /// The process group key and ranks of COMM_COLL node \p n.
@@ -253,6 +268,8 @@ class TraceRunner
     std::map<std::string, Instance> m_instances;
     uint32_t m_ranksDone{0};
     uint32_t m_localRanks{0};
+    uint64_t m_driven{0};       //!< nodes with RankState::driven set
+    bool m_checkPending{false}; //!< a CheckDeadlock is scheduled
     DoneCallback m_done;
     // Per-rank mode (SetPerRank).
     bool m_perRank{false};

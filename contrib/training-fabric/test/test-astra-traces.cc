@@ -882,3 +882,82 @@ TEST(AstraBoundary, AReceiveTakesAMessageOfItsSize)
     EXPECT_LE(t, bytes / kB + kAlpha + 1e-3);
     Simulator::Destroy();
 }
+
+TEST(AstraBoundary, ADeadlockedTraceIsAnErrorWhenNothingIsLeftInFlight)
+{
+    // Receives and collective joins wait on other ranks; only compute
+    // timers, posted sends and started collectives complete nodes. When
+    // none of those is left and a rank is unfinished, no event can finish
+    // a node any more: the run ends there with one line naming a waiting
+    // node, instead of running to the stop time.
+    struct Outcome
+    {
+        std::string error;
+        Time at;   //!< when the run ended (the error, or the stop time)
+        bool done; //!< every rank finished
+    };
+
+    auto run = [](const std::string& text, const CommGroups& groups) {
+        std::vector<TraceGraph> graphs = ParseTextTrace(text, "d.txt");
+        LeafSpineHelper ls;
+        ls.SetShape(1, 1, 2);
+        Ptr<FabricTopology> topo = ls.Install();
+        TraceRunner r(topo, graphs, groups);
+        r.Start();
+        Simulator::Stop(Seconds(1));
+        std::string error;
+        try
+        {
+            Simulator::Run();
+        }
+        catch (const TraceError& e)
+        {
+            error = e.what();
+        }
+        bool done = true;
+        for (const auto& rank : r.GetRanks())
+        {
+            done = done && rank.done;
+        }
+        const Time at = Simulator::Now();
+        Simulator::Destroy();
+        return Outcome{error, at, done};
+    };
+    // Rank 0 computes 10 us, then waits for rank 1's message (4KB is 4000
+    // bytes in this project's units); rank 1 first
+    // waits for one from rank 0 (tag 2) that rank 0 never sends. Deadlocked
+    // when rank 0's compute ends: at exactly 10 us.
+    const auto [recvError, recvAt, recvDone] =
+        run("rank 0\n1: comp 10\n2: recv 4KB from 1 tag 1 after 1\n"
+            "rank 1\n1: recv 4KB from 0 tag 2\n"
+            "2: send 4KB to 0 tag 1 after 1\n",
+            {});
+    EXPECT_EQ(recvAt, MicroSeconds(10));
+    EXPECT_FALSE(recvDone);
+    EXPECT_NE(recvError.find("d.txt (rank 0): node 2: waits to receive 4000 bytes from rank 1 "
+                             "(tag 1) with nothing in flight: the trace is deadlocked (2 ranks "
+                             "unfinished"),
+              std::string::npos)
+        << recvError;
+    // Collectives joined in opposite orders: each rank waits in the group
+    // the other has not joined yet, from the start.
+    const auto [collError, collAt, collDone] = run("rank 0\n1: coll all-reduce 1MB group 1\n"
+                                                   "2: coll all-reduce 1MB group 2 after 1\n"
+                                                   "rank 1\n1: coll all-reduce 1MB group 2\n"
+                                                   "2: coll all-reduce 1MB group 1 after 1\n",
+                                                   {{"1", {0, 1}}, {"2", {0, 1}}});
+    EXPECT_EQ(collAt, Seconds(0));
+    EXPECT_FALSE(collDone);
+    EXPECT_NE(collError.find("node 1: waits in collective #0 of process group \"1\", joined by 1 "
+                             "of its 2 members with nothing in flight"),
+              std::string::npos)
+        << collError;
+    // The same trace with consistent orders completes: no false alarm.
+    const auto [okError, okAt, okDone] = run("rank 0\n1: coll all-reduce 1MB group 1\n"
+                                             "2: coll all-reduce 1MB group 2 after 1\n"
+                                             "rank 1\n1: coll all-reduce 1MB group 1\n"
+                                             "2: coll all-reduce 1MB group 2 after 1\n",
+                                             {{"1", {0, 1}}, {"2", {0, 1}}});
+    EXPECT_EQ(okError, "");
+    EXPECT_TRUE(okDone);
+}
