@@ -54,6 +54,13 @@ ValidateGraph(const TraceGraph& g)
             throw TraceError(g.source,
                              "node " + std::to_string(n.id) + ": communication without comm_size");
         }
+        if (n.kind == TraceNode::COMM_COLL && n.commType < 0)
+        {
+            throw TraceError(
+                g.source,
+                "node " + std::to_string(n.id) +
+                    ": collective with no comm_type (absent or negative; ASTRA-sim requires one)");
+        }
         if (n.kind == TraceNode::COMM_COLL && CollectiveName(n.commType).empty())
         {
             throw TraceError(

@@ -961,3 +961,25 @@ TEST(AstraBoundary, ADeadlockedTraceIsAnErrorWhenNothingIsLeftInFlight)
     EXPECT_EQ(okError, "");
     EXPECT_TRUE(okDone);
 }
+
+TEST(AstraBoundary, ACollectiveWithoutCommTypeIsNamedSo)
+{
+    // A COMM_COLL node without comm_type was reported as "comm_type -1 is
+    // not simulated", a value the file never held.
+    TempDir dir;
+    EtNode n = MakeNode(1, "coll", ChakraProtoMsg::COMM_COLL_NODE);
+    Attr(n, "comm_size")->set_int64_val(1024);
+    WriteEt(dir.path + "/t", 0, {n});
+    const std::vector<TraceGraph> graphs = ReadChakraPrefix(dir.path + "/t");
+    try
+    {
+        ValidateGraph(graphs[0]);
+        FAIL() << "a collective without comm_type was accepted";
+    }
+    catch (const TraceError& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("node 1: collective with no comm_type"),
+                  std::string::npos)
+            << e.what();
+    }
+}
