@@ -654,6 +654,26 @@ TEST(CollectiveFlows, EveryTransferIsAFlowWithItsCollectiveAndStep)
     }
 }
 
+namespace
+{
+/// \p f throws a TraceError of one line that contains \p expected.
+void
+ExpectTraceError(const std::function<void()>& f, const std::string& expected)
+{
+    try
+    {
+        f();
+        ADD_FAILURE() << "accepted; expected " << expected;
+    }
+    catch (const TraceError& e)
+    {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find(expected), std::string::npos) << msg;
+        EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+    }
+}
+} // namespace
+
 TEST(AstraBoundary, ARankFileAfterAMissingOneIsRefused)
 {
     // Ranks are numbered without gaps (<prefix>.<rank>.et): with files for
@@ -665,17 +685,8 @@ TEST(AstraBoundary, ARankFileAfterAMissingOneIsRefused)
     {
         WriteEt(prefix, r, {MakeNode(1, "c", ChakraProtoMsg::COMP_NODE)});
     }
-    try
-    {
-        ReadChakraPrefix(prefix);
-        FAIL() << "a gap in the rank files was accepted";
-    }
-    catch (const TraceError& e)
-    {
-        const std::string msg = e.what();
-        EXPECT_NE(msg.find(prefix + ".3.et"), std::string::npos) << msg;
-        EXPECT_NE(msg.find("none for rank 2"), std::string::npos) << msg;
-    }
+    ExpectTraceError([&] { ReadChakraPrefix(prefix); },
+                     prefix + ".3.et: trace file of rank 3, but none for rank 2");
     // Without the stray file the two ranks read; a zero-padded name is not
     // a rank file of this prefix.
     std::filesystem::rename(prefix + ".3.et", prefix + ".03.et");
@@ -728,17 +739,8 @@ TEST(AstraBoundary, MetadataGroupWithARankTwiceIsRefused)
     }
     const std::vector<TraceGraph> graphs = ReadChakraPrefix(prefix);
     CommGroups groups;
-    try
-    {
-        AddMetadataGroups(graphs, groups);
-        FAIL() << "a rank listed twice was accepted";
-    }
-    catch (const TraceError& e)
-    {
-        EXPECT_NE(std::string(e.what()).find("process group \"1\": rank 0 listed twice"),
-                  std::string::npos)
-            << e.what();
-    }
+    ExpectTraceError([&] { AddMetadataGroups(graphs, groups); },
+                     "process group \"1\": rank 0 listed twice");
 }
 
 TEST(AstraBoundary, ComputeTimesBeyondTheLongestRunAreRefused)
@@ -797,44 +799,32 @@ TEST(AstraBoundary, EveryMemberJoinsEachCollectiveOfItsGroupAsTheOthersDo)
         Attr(n, "pg_name")->set_string_val(pg);
         return n;
     };
-    auto expectError = [](const std::function<void()>& f, const std::string& expected) {
-        try
-        {
-            f();
-            FAIL() << "accepted; expected " << expected;
-        }
-        catch (const TraceError& e)
-        {
-            EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
-            EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos);
-        }
-    };
     const EtNode ar = Collective(1, ChakraProtoMsg::ALL_REDUCE, kMiB);
     // Rank 2 names group "1", which is ranks 0 and 1.
     const auto outsider =
         graphs("out", {{inGroup(ar, "1")}, {inGroup(ar, "1")}, {inGroup(ar, "1")}});
-    expectError([&] { ValidateWorkload(outsider, pairs); },
-                "node 1: rank 2 is not in process group \"1\"");
+    ExpectTraceError([&] { ValidateWorkload(outsider, pairs); },
+                     "node 1: rank 2 is not in process group \"1\"");
     // Rank 0 issues two all-reduces on every rank, rank 1 one.
     EtNode ar2 = Collective(2, ChakraProtoMsg::ALL_REDUCE, kMiB);
     ar2.add_data_deps(1);
     const auto extra = graphs("extra", {{ar, ar2}, {ar}});
-    expectError([&] { ValidateWorkload(extra, {}); },
-                "rank 0 issues 2 collectives of process group every rank, rank 1 1");
+    ExpectTraceError([&] { ValidateWorkload(extra, {}); },
+                     "rank 0 issues 2 collectives of process group every rank, rank 1 1");
     // The same counts validate; ranks that agree run.
     EXPECT_NO_THROW(ValidateWorkload(graphs("same", {{ar, ar2}, {ar, ar2}}), {}));
     // An all-reduce on rank 0 and an all-gather of the same size on rank 1
     // (counts agree): refused when the second joins.
     WriteEt(dir.path + "/mix", 0, {ar});
     WriteEt(dir.path + "/mix", 1, {Collective(1, ChakraProtoMsg::ALL_GATHER, kMiB)});
-    expectError([&] { RunChakra(dir.path + "/mix", 2); },
-                "collective #0 of process group \"0\" differs from rank 0's (node 1) in type, "
-                "comm_size or involved_dim");
+    ExpectTraceError([&] { RunChakra(dir.path + "/mix", 2); },
+                     "collective #0 of process group \"0\" differs from rank 0's (node 1) in type, "
+                     "comm_size or involved_dim");
     Simulator::Destroy();
     // And one of another size.
     WriteEt(dir.path + "/size", 0, {ar});
     WriteEt(dir.path + "/size", 1, {Collective(1, ChakraProtoMsg::ALL_REDUCE, 2 * kMiB)});
-    expectError([&] { RunChakra(dir.path + "/size", 2); }, "differs from rank 0's");
+    ExpectTraceError([&] { RunChakra(dir.path + "/size", 2); }, "differs from rank 0's");
     Simulator::Destroy();
 }
 
@@ -971,15 +961,5 @@ TEST(AstraBoundary, ACollectiveWithoutCommTypeIsNamedSo)
     Attr(n, "comm_size")->set_int64_val(1024);
     WriteEt(dir.path + "/t", 0, {n});
     const std::vector<TraceGraph> graphs = ReadChakraPrefix(dir.path + "/t");
-    try
-    {
-        ValidateGraph(graphs[0]);
-        FAIL() << "a collective without comm_type was accepted";
-    }
-    catch (const TraceError& e)
-    {
-        EXPECT_NE(std::string(e.what()).find("node 1: collective with no comm_type"),
-                  std::string::npos)
-            << e.what();
-    }
+    ExpectTraceError([&] { ValidateGraph(graphs[0]); }, "node 1: collective with no comm_type");
 }

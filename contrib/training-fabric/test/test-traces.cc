@@ -230,10 +230,9 @@ TEST(TextTrace, RanksTagsAndOptionsAreReadExactlyOrRefused)
     expectError("rank 0\n3: comp 1 name a name b\n", "\"name\" given twice");
     expectError("rank 0\n3: comp 1 after 1,\n", "expected node ids");
     // The largest int32 is a valid tag, and one of each option is fine.
-    const auto g =
-        ParseTextTrace("rank 0\n1: send 4KB to 1 tag 2147483647 name s after 2 ctrl 2\n"
-                       "2: comp 1\nrank 1\n1: recv 4KB from 0 tag 2147483647\n",
-                       "t.txt");
+    const auto g = ParseTextTrace("rank 0\n1: send 4KB to 1 tag 2147483647 name s after 2 ctrl 2\n"
+                                  "2: comp 1\nrank 1\n1: recv 4KB from 0 tag 2147483647\n",
+                                  "t.txt");
     EXPECT_EQ(g[0].nodes[0].commTag, 2147483647);
     EXPECT_EQ(g[0].nodes[0].commDst, 1);
     EXPECT_EQ(g[0].nodes[0].name, "s");
