@@ -329,6 +329,10 @@ ScenarioRunner::Run()
     const auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
     const auto t1 = std::chrono::steady_clock::now();
+    if (m_traceRunner)
+    {
+        m_traceRunner->ThrowIfFailed(); // a trace that cannot go on stopped the run
+    }
     if (m_progress)
     {
         m_progress->Finish();

@@ -579,12 +579,12 @@ TraceRunner::Issue(uint32_t rank, std::size_t node)
             NS_ASSERT(c.nextPost < c.sends.size()); // this node is one of them, unposted
             if (c.sends[c.nextPost].node != node)
             {
-                throw TraceError(
-                    m_graphs[rank].Where(n.id),
-                    "issued before an earlier send to rank " + std::to_string(dst) + " (node " +
-                        std::to_string(m_graphs[rank].nodes[c.sends[c.nextPost].node].id) +
-                        "); per-rank completion needs a rank's sends to one peer "
-                        "issued in ascending node id");
+                Fail(m_graphs[rank].Where(n.id),
+                     "issued before an earlier send to rank " + std::to_string(dst) + " (node " +
+                         std::to_string(m_graphs[rank].nodes[c.sends[c.nextPost].node].id) +
+                         "); per-rank completion needs a rank's sends to one peer "
+                         "issued in ascending node id");
+                break;
             }
             const Send& send = c.sends[c.nextPost++];
             if (m_log)
@@ -622,11 +622,12 @@ TraceRunner::Issue(uint32_t rank, std::size_t node)
             const Part& p = m_state[rank].parts.at(node);
             if (p.seq != seq)
             {
-                throw TraceError(m_graphs[rank].Where(n.id),
-                                 "collective #" + std::to_string(p.seq) + " of process group \"" +
-                                     pg + "\" issued as its #" + std::to_string(seq) +
-                                     "; per-rank completion needs a rank's collectives of one "
-                                     "group issued in ascending node id");
+                Fail(m_graphs[rank].Where(n.id),
+                     "collective #" + std::to_string(p.seq) + " of process group \"" + pg +
+                         "\" issued as its #" + std::to_string(seq) +
+                         "; per-rank completion needs a rank's collectives of one "
+                         "group issued in ascending node id");
+                break;
             }
             Drive(rank, node);
             if (p.collective == kNoPart)
@@ -650,12 +651,12 @@ TraceRunner::Issue(uint32_t rank, std::size_t node)
             if (n.commType != n0.commType || n.commSize != n0.commSize ||
                 n.involvedDim != n0.involvedDim)
             {
-                throw TraceError(m_graphs[rank].Where(n.id),
-                                 "collective #" + std::to_string(seq) + " of process group \"" +
-                                     (pg.empty() ? std::string("0") : pg) +
-                                     "\" differs from rank " + std::to_string(r0) + "'s (node " +
-                                     std::to_string(n0.id) +
-                                     ") in type, comm_size or involved_dim");
+                Fail(m_graphs[rank].Where(n.id),
+                     "collective #" + std::to_string(seq) + " of process group \"" +
+                         (pg.empty() ? std::string("0") : pg) + "\" differs from rank " +
+                         std::to_string(r0) + "'s (node " + std::to_string(n0.id) +
+                         ") in type, comm_size or involved_dim");
+                break;
             }
         }
         inst.expected = static_cast<uint32_t>(group.size());
@@ -751,6 +752,29 @@ TraceRunner::TryReceive(const MessageKey& key)
 }
 
 void
+TraceRunner::Fail(const std::string& where, const std::string& what)
+{
+    if (m_localRanks != m_graphs.size())
+    {
+        throw TraceError(where, what); // the other processes must hear of it too
+    }
+    if (m_failure.empty())
+    {
+        m_failure = where + ": " + what;
+        Simulator::Stop();
+    }
+}
+
+void
+TraceRunner::ThrowIfFailed() const
+{
+    if (!m_failure.empty())
+    {
+        throw TraceError(m_failure);
+    }
+}
+
+void
 TraceRunner::Drive(uint32_t rank, std::size_t node)
 {
     RankState& s = m_state[rank];
@@ -774,7 +798,7 @@ void
 TraceRunner::CheckDeadlock()
 {
     m_checkPending = false;
-    if (m_driven > 0 || m_ranksDone == m_localRanks)
+    if (m_driven > 0 || m_ranksDone == m_localRanks || !m_failure.empty())
     {
         return;
     }
@@ -797,10 +821,11 @@ TraceRunner::CheckDeadlock()
             if (std::get<0>(key) == r && !nodes.empty())
             {
                 const TraceNode& n = m_graphs[r].nodes[nodes.front()];
-                throw TraceError(m_graphs[r].Where(n.id),
-                                 "waits to receive " + std::to_string(std::get<3>(key)) +
-                                     " bytes from rank " + std::to_string(std::get<1>(key)) +
-                                     " (tag " + std::to_string(std::get<2>(key)) + ")" + tail);
+                Fail(m_graphs[r].Where(n.id),
+                     "waits to receive " + std::to_string(std::get<3>(key)) + " bytes from rank " +
+                         std::to_string(std::get<1>(key)) + " (tag " +
+                         std::to_string(std::get<2>(key)) + ")" + tail);
+                return;
             }
         }
         for (const auto& [key, inst] : m_instances)
@@ -812,16 +837,16 @@ TraceRunner::CheckDeadlock()
                     const TraceNode& n = m_graphs[r].nodes[node];
                     const std::size_t hash = key.rfind('#');
                     const std::string pg = hash == 0 ? "0" : key.substr(0, hash);
-                    throw TraceError(m_graphs[r].Where(n.id),
-                                     "waits in collective #" + key.substr(hash + 1) +
-                                         " of process group \"" + pg + "\", joined by " +
-                                         std::to_string(inst.members.size()) + " of its " +
-                                         std::to_string(inst.expected) + " members" + tail);
+                    Fail(m_graphs[r].Where(n.id),
+                         "waits in collective #" + key.substr(hash + 1) + " of process group \"" +
+                             pg + "\", joined by " + std::to_string(inst.members.size()) +
+                             " of its " + std::to_string(inst.expected) + " members" + tail);
+                    return;
                 }
             }
         }
     }
-    throw TraceError("trace workload: nodes wait" + tail);
+    Fail("trace workload", "nodes wait" + tail);
 }
 
 void

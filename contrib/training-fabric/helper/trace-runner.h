@@ -163,6 +163,9 @@ class TraceRunner
     /// Start every (local) rank now; \p done is called when they have all finished.
     void Start(DoneCallback done = DoneCallback());
 
+    /// After Simulator::Run: throw the TraceError that stopped the run, if any (see Fail).
+    void ThrowIfFailed() const;
+
     const std::vector<RankStats>& GetRanks() const;
     const std::vector<TraceGraph>& GetGraphs() const;
     const CollectiveEngine& GetEngine() const;
@@ -234,6 +237,15 @@ class TraceRunner
     void RankFinished(uint32_t rank);
     void Arrived(uint32_t src, uint32_t dst, int32_t tag, uint64_t bytes);
     void TryReceive(const MessageKey& key);
+    /**
+     * The trace cannot go on (a deadlock, members that disagree, per-rank
+     * order broken): where one process runs every rank, keep the first
+     * such error and stop the simulation after this event (ThrowIfFailed
+     * then throws it); elsewhere throw at once. Not throwing through
+     * Simulator::Run spares the running event (ns-3 unrefs an event after
+     * it returns) and leaves the simulator in a state Destroy cleans up.
+     */
+    void Fail(const std::string& where, const std::string& what);
     /// Mark \p node of \p rank as driven by the simulation (RankState::driven).
     void Drive(uint32_t rank, std::size_t node);
     /// With every rank local, schedule CheckDeadlock for now (once).
@@ -268,6 +280,7 @@ class TraceRunner
     std::map<std::string, Instance> m_instances;
     uint32_t m_ranksDone{0};
     uint32_t m_localRanks{0};
+    std::string m_failure;      //!< the first Fail, "<where>: <what>"
     uint64_t m_driven{0};       //!< nodes with RankState::driven set
     bool m_checkPending{false}; //!< a CheckDeadlock is scheduled
     DoneCallback m_done;

@@ -899,6 +899,7 @@ TEST(AstraBoundary, ADeadlockedTraceIsAnErrorWhenNothingIsLeftInFlight)
         try
         {
             Simulator::Run();
+            r.ThrowIfFailed();
         }
         catch (const TraceError& e)
         {
