@@ -642,7 +642,12 @@ TraceRunner::Issue(uint32_t rank, std::size_t node)
         }
         const std::string key = pg + "#" + std::to_string(seq);
         Instance& inst = m_instances[key];
-        if (!inst.members.empty())
+        if (inst.members.empty())
+        {
+            inst.group = pg.empty() ? std::string("0") : pg;
+            inst.seq = seq;
+        }
+        else
         {
             // The members of one collective must agree on what it is: the
             // engine plans it from one node (ASTRA-sim pairs them likewise).
@@ -652,10 +657,9 @@ TraceRunner::Issue(uint32_t rank, std::size_t node)
                 n.involvedDim != n0.involvedDim)
             {
                 Fail(m_graphs[rank].Where(n.id),
-                     "collective #" + std::to_string(seq) + " of process group \"" +
-                         (pg.empty() ? std::string("0") : pg) + "\" differs from rank " +
-                         std::to_string(r0) + "'s (node " + std::to_string(n0.id) +
-                         ") in type, comm_size or involved_dim");
+                     "collective #" + std::to_string(seq) + " of process group \"" + inst.group +
+                         "\" differs from rank " + std::to_string(r0) + "'s (node " +
+                         std::to_string(n0.id) + ") in type, comm_size or involved_dim");
                 break;
             }
         }
@@ -828,19 +832,19 @@ TraceRunner::CheckDeadlock()
                 return;
             }
         }
-        for (const auto& [key, inst] : m_instances)
+        for (const auto& kv : m_instances)
         {
+            const Instance& inst = kv.second;
             for (const auto& [rank, node] : inst.members)
             {
                 if (rank == r && !inst.started)
                 {
                     const TraceNode& n = m_graphs[r].nodes[node];
-                    const std::size_t hash = key.rfind('#');
-                    const std::string pg = hash == 0 ? "0" : key.substr(0, hash);
                     Fail(m_graphs[r].Where(n.id),
-                         "waits in collective #" + key.substr(hash + 1) + " of process group \"" +
-                             pg + "\", joined by " + std::to_string(inst.members.size()) +
-                             " of its " + std::to_string(inst.expected) + " members" + tail);
+                         "waits in collective #" + std::to_string(inst.seq) +
+                             " of process group \"" + inst.group + "\", joined by " +
+                             std::to_string(inst.members.size()) + " of its " +
+                             std::to_string(inst.expected) + " members" + tail);
                     return;
                 }
             }

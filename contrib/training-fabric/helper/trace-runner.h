@@ -203,6 +203,8 @@ class TraceRunner
 
     struct Instance
     {
+        std::string group;                                     //!< its pg_name, "0" for every rank
+        uint32_t seq{0};                                       //!< the group's k-th collective
         std::vector<std::pair<uint32_t, std::size_t>> members; //!< (rank, node)
         uint32_t expected{0};
         uint32_t running{0}; //!< collectives started and not yet done
