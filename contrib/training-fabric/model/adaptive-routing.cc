@@ -4,6 +4,7 @@
 #include "adaptive-routing.h"
 
 #include "fabric-net-device.h"
+#include "fabric-simulator-impl.h"
 #include "fabric-switch.h"
 
 #include "ns3/abort.h"
@@ -127,7 +128,7 @@ AdaptiveRouting::SelectEgress(const RoceFrameInfo& info,
     }
     bool fresh = false;
     FlowletTable::Entry& e = m_table.Lookup(HashFiveTupleMix64(FiveTupleOf(info), m_seed),
-                                            Simulator::Now(),
+                                            FabricSimulatorImpl::FastNow(),
                                             m_timeout,
                                             m_size,
                                             candidates,

@@ -3,6 +3,7 @@
  */
 #include "dcqcn.h"
 
+#include "fabric-simulator-impl.h"
 #include "rdma-queue-pair.h"
 
 #include "ns3/boolean.h"
@@ -225,7 +226,7 @@ void
 RdmaCcDcqcn::OnCnp(RdmaQueuePair& qp)
 {
     NS_LOG_FUNCTION(this << &qp);
-    const Time now = Simulator::Now();
+    const Time now = FabricSimulatorImpl::FastNow();
     if (m_reducedOnce && m_rateReducePeriod.IsStrictlyPositive() &&
         now - m_lastReduce < m_rateReducePeriod)
     {

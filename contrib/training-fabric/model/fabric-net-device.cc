@@ -549,7 +549,7 @@ FabricNetDevice::HandlePfc(Ptr<Packet> p)
         return;
     }
     m_counters.pfcRx++;
-    const Time now = Simulator::Now();
+    const Time now = FabricSimulatorImpl::FastNow();
     for (uint8_t c = 0; c < kNumClasses; ++c)
     {
         if (!pfc.IsClassEnabled(c))
@@ -588,7 +588,7 @@ FabricNetDevice::HandlePfc(Ptr<Packet> p)
 void
 FabricNetDevice::EndPause(uint8_t cls)
 {
-    const Time now = Simulator::Now();
+    const Time now = FabricSimulatorImpl::FastNow();
     m_pauseHint &= static_cast<uint8_t>(~(1u << cls));
     if (now < m_pausedUntil[cls])
     {
@@ -685,7 +685,7 @@ FabricNetDevice::GetCounters() const
     c.rxFrames = m_frameCounters.rxFrames;
     c.rxBytes = m_frameCounters.rxBytes;
     c.maxQueueBytes = m_frameCounters.maxQueueBytes;
-    const Time now = Simulator::Now();
+    const Time now = FabricSimulatorImpl::FastNow();
     for (uint32_t i = 0; i < kNumClasses; ++i)
     {
         if (now < m_pausedUntil[i])

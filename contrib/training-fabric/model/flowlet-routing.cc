@@ -3,6 +3,7 @@
  */
 #include "flowlet-routing.h"
 
+#include "fabric-simulator-impl.h"
 #include "splitmix64.h"
 
 #include "ns3/enum.h"
@@ -117,7 +118,7 @@ FlowletRouting::SelectEgress(const RoceFrameInfo& info,
     const uint64_t h = HashFiveTupleMix64(FiveTupleOf(info), m_seed);
     bool fresh = false;
     FlowletTable::Entry& e =
-        m_table.Lookup(h, Simulator::Now(), m_timeout, m_size, candidates, n, fresh);
+        m_table.Lookup(h, FabricSimulatorImpl::FastNow(), m_timeout, m_size, candidates, n, fresh);
     if (fresh)
     {
         e.counter++;

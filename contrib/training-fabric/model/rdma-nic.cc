@@ -5,6 +5,7 @@
 
 #include "fabric-addressing.h"
 #include "fabric-net-device.h"
+#include "fabric-simulator-impl.h"
 #include "rdma-congestion-ops.h"
 #include "rdma-queue-pair.h"
 
@@ -46,7 +47,7 @@ LinuxUdpSourcePort(uint32_t lqpn, uint32_t rqpn)
 inline uint64_t
 NowPs()
 {
-    return static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    return static_cast<uint64_t>(FabricSimulatorImpl::FastNow().GetPicoSeconds());
 }
 
 } // namespace
@@ -455,7 +456,7 @@ RdmaNic::ReceiveData(const RoceFrameInfo& info, const Packet& p)
     if (info.ecn == 3 && m_cnpEnabled)
     {
         // DCQCN notification point: one CNP per QP per CnpInterval at most.
-        const Time now = Simulator::Now();
+        const Time now = FabricSimulatorImpl::FastNow();
         if (!r.cnpSent || now - r.lastCnp >= m_cnpInterval)
         {
             NS_LOG_DEBUG("host " << m_hostId << " responder qp " << rqpn << ": CE, CNP to host "

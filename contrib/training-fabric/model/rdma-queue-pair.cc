@@ -3,6 +3,7 @@
  */
 #include "rdma-queue-pair.h"
 
+#include "fabric-simulator-impl.h"
 #include "rdma-congestion-ops.h"
 #include "rdma-nic.h"
 
@@ -27,7 +28,7 @@ using roce::kPsnMask;
 inline uint64_t
 NowPs()
 {
-    return static_cast<uint64_t>(Simulator::Now().GetPicoSeconds());
+    return static_cast<uint64_t>(FabricSimulatorImpl::FastNow().GetPicoSeconds());
 }
 } // namespace
 
@@ -281,7 +282,7 @@ RdmaQueuePair::Post(uint64_t bytes)
                        << m.endPsn - 1);
     if (m_msgs.size() == 1)
     {
-        m_lastProgress = Simulator::Now();
+        m_lastProgress = FabricSimulatorImpl::FastNow();
     }
     if (!m_ccStarted)
     {
@@ -355,7 +356,7 @@ RdmaQueuePair::SendNext()
     }
     else
     {
-        m_sendTimes.emplace_back(psn, Simulator::Now());
+        m_sendTimes.emplace_back(psn, FabricSimulatorImpl::FastNow());
         m_highestSent = psn + 1;
     }
     if (!resend)
@@ -383,7 +384,7 @@ RdmaQueuePair::ArmRto()
         // The timer is off only while nothing is in flight: it starts with
         // this send (the last progress may be long past: a post before a
         // pause or a dead link, and then the deadline would be in the past).
-        m_lastProgress = Simulator::Now();
+        m_lastProgress = FabricSimulatorImpl::FastNow();
         ScheduleRto(m_cfg.rto);
     }
 }
@@ -406,16 +407,16 @@ RdmaQueuePair::RtoExpired()
         return; // nothing outstanding
     }
     const Time deadline = m_lastProgress + m_cfg.rto;
-    if (Simulator::Now() < deadline)
+    if (FabricSimulatorImpl::FastNow() < deadline)
     {
         // Progress since the timer was set: sleep until the new deadline
         // (one event per RTO period instead of one per ACK).
-        ScheduleRto(deadline - Simulator::Now());
+        ScheduleRto(deadline - FabricSimulatorImpl::FastNow());
         return;
     }
     NS_LOG_LOGIC("host " << m_cfg.srcHost << " qp " << m_cfg.qpn << " timeout at psn " << m_sndUna);
     m_timeouts++;
-    m_lastProgress = Simulator::Now();
+    m_lastProgress = FabricSimulatorImpl::FastNow();
     m_cfg.cc->OnTimeout(*this);
     GoBackN(m_sndUna);
     if (!m_rtoArmed)
@@ -486,14 +487,14 @@ RdmaQueuePair::ReceiveAck(uint32_t psn,
         {
             m_sndNxt = newUna;
         }
-        m_lastProgress = Simulator::Now();
+        m_lastProgress = FabricSimulatorImpl::FastNow();
         // Holes the responder filled meanwhile need no resend.
         m_rtx.erase(m_rtx.begin(), std::lower_bound(m_rtx.begin(), m_rtx.end(), newUna));
         while (!m_sendTimes.empty() && m_sendTimes.front().first < newUna)
         {
             if (m_sendTimes.front().first + 1 == newUna)
             {
-                ack.rtt = Simulator::Now() - m_sendTimes.front().second;
+                ack.rtt = FabricSimulatorImpl::FastNow() - m_sendTimes.front().second;
                 m_lastRtt = ack.rtt;
             }
             m_sendTimes.pop_front();

@@ -3,6 +3,7 @@
  */
 #include "timely.h"
 
+#include "fabric-simulator-impl.h"
 #include "rdma-queue-pair.h"
 #include "roce-header.h"
 
@@ -155,7 +156,7 @@ RdmaCcTimely::Init(RdmaQueuePair& qp)
     m_rate = static_cast<double>(qp.GetLineRate().GetBitRate());
     qp.SetRate(qp.GetLineRate());
     qp.SetWindow(0);
-    m_lastUpdate = Simulator::Now();
+    m_lastUpdate = FabricSimulatorImpl::FastNow();
 }
 
 void
@@ -205,7 +206,7 @@ RdmaCcTimely::UpdateRate(RdmaQueuePair& qp, Time rttSample)
     double f = 1.0;
     if (m_timeScaled)
     {
-        const Time now = Simulator::Now();
+        const Time now = FabricSimulatorImpl::FastNow();
         f = std::min((now - m_lastUpdate).GetSeconds() / m_minRtt.GetSeconds(), 1.0);
         m_lastUpdate = now;
     }
