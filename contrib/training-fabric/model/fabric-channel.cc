@@ -93,13 +93,13 @@ FabricChannel::Wire::Grow()
 }
 
 inline void
-FabricChannel::Wire::Push(const Ptr<Packet>& p, int64_t arrival, uint32_t epoch)
+FabricChannel::Wire::Push(FabricFrame* f, int64_t arrival, uint32_t epoch)
 {
     if (m_size == m_ring.size())
     {
         Grow();
     }
-    m_ring[(m_head + m_size) & (m_ring.size() - 1)] = InFlight{GetPointer(p), arrival, epoch};
+    m_ring[(m_head + m_size) & (m_ring.size() - 1)] = InFlight{f, arrival, epoch};
     m_size++;
 }
 
@@ -124,7 +124,7 @@ FabricChannel::Wire::Clear()
 {
     for (std::size_t i = 0; i < m_size; ++i)
     {
-        m_ring[(m_head + i) & (m_ring.size() - 1)].packet->Unref();
+        FabricFrame::Free(m_ring[(m_head + i) & (m_ring.size() - 1)].frame);
     }
     m_ring.clear();
     m_head = 0;
@@ -192,7 +192,7 @@ FabricChannel::DeliverSlot1(void* channel)
 }
 
 void
-FabricChannel::Transmit(const Ptr<Packet>& p, const FabricNetDevice* src, Time txTime) const
+FabricChannel::Transmit(FabricFrame* f, const FabricNetDevice* src, Time txTime) const
 {
     // The last bit leaves the transmitter after txTime and reaches the far end
     // one propagation delay later; the receiver acts on the whole frame then
@@ -200,13 +200,13 @@ FabricChannel::Transmit(const Ptr<Packet>& p, const FabricNetDevice* src, Time t
     int peer = (PeekPointer(m_dev[0]) == src) ? 1 : 0;
     if (!m_up)
     {
-        m_dev[1 - peer]->LinkDownLoss(p);
+        m_dev[1 - peer]->LinkDownLoss(f);
         return;
     }
     const Time delay = txTime + m_delay;
     Wire& wire = m_wire[peer];
     const bool idle = wire.IsEmpty();
-    wire.Push(p, (FabricSimulatorImpl::FastNow() + delay).GetTimeStep(), m_epoch);
+    wire.Push(f, (FabricSimulatorImpl::FastNow() + delay).GetTimeStep(), m_epoch);
     if (idle)
     {
         // A QuadHeapScheduler orders arrivals whenever they are scheduled, so
@@ -236,11 +236,10 @@ FabricChannel::Deliver(int peer) const
     {
         // The link went down while the frame was being serialized or in
         // flight (and may be up again now): the frame is lost.
-        m_dev[1 - peer]->LinkDownLoss(Ptr<const Packet>(f.packet, false));
+        m_dev[1 - peer]->LinkDownLoss(f.frame);
         return;
     }
-    // The ring's reference goes to the receiver (Ptr(p, false) adopts it).
-    m_dev[peer]->Receive(Ptr<Packet>(f.packet, false));
+    m_dev[peer]->Receive(f.frame); // the receiver takes the frame over
 }
 
 void

@@ -16,8 +16,8 @@
 namespace ns3
 {
 
+class FabricFrame;
 class FabricNetDevice;
-class Packet;
 
 /**
  * \ingroup training-fabric
@@ -69,11 +69,11 @@ class FabricChannel : public Channel
 
     /**
      * Carry a frame from \p src to the other end.
-     * \param p the frame
+     * \param f the frame, which the channel takes over
      * \param src the transmitting device
      * \param txTime serialization time of the frame on this link
      */
-    virtual void Transmit(const Ptr<Packet>& p, const FabricNetDevice* src, Time txTime) const;
+    virtual void Transmit(FabricFrame* f, const FabricNetDevice* src, Time txTime) const;
 
     /**
      * Prepare the channel for link state changes (call before the run, before
@@ -98,13 +98,12 @@ class FabricChannel : public Channel
 
   private:
     /// A frame on the wire, when it arrives and the link's epoch when it was
-    /// sent. The ring owns one reference to the packet (a raw pointer: ns-3.37's
-    /// Ptr has no move, so each Ptr hand-over would cost a Ref and an Unref).
+    /// sent. The ring owns the frame.
     struct InFlight
     {
-        Packet* packet;  //!< one reference owned by the ring
-        int64_t arrival; //!< arrival time, in time steps
-        uint32_t epoch;  //!< m_epoch when it was sent
+        FabricFrame* frame; //!< owned by the ring
+        int64_t arrival;    //!< arrival time, in time steps
+        uint32_t epoch;     //!< m_epoch when it was sent
     };
 
     /// Frames in flight towards one end, oldest first (a ring that only grows).
@@ -116,9 +115,9 @@ class FabricChannel : public Channel
         Wire(const Wire&) = delete;
         Wire& operator=(const Wire&) = delete;
 
-        /// Add \p p (the ring takes a reference) as the newest frame.
-        void Push(const Ptr<Packet>& p, int64_t arrival, uint32_t epoch);
-        /// Take the oldest frame out; the caller takes over its reference.
+        /// Add \p f (the ring takes it over) as the newest frame.
+        void Push(FabricFrame* f, int64_t arrival, uint32_t epoch);
+        /// Take the oldest frame out; the caller takes it over.
         InFlight Pop();
         void Clear();
 

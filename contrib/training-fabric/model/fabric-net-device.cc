@@ -247,10 +247,16 @@ FabricNetDevice::GetTxTime(uint32_t frameBytes) const
 void
 FabricNetDevice::Enqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t tag)
 {
+    EnqueueFrame(FabricFrame::Make(p), cls, tag);
+}
+
+void
+FabricNetDevice::EnqueueFrame(FabricFrame* f, uint8_t cls, uint32_t tag)
+{
     NS_ASSERT(cls < kNumClasses);
-    uint32_t bytes = p->GetSize();
+    const uint32_t bytes = f->GetSize();
     ClassQueue& q = m_class[cls];
-    q.frames.push_back(Item{OwnedPacket(p), bytes, tag});
+    q.frames.push_back(Item{OwnedFrame(f), bytes, tag});
     q.bytes += bytes;
     m_nonEmpty |= static_cast<uint8_t>(1u << cls);
     m_totalQueueBytes += bytes;
@@ -311,7 +317,7 @@ FabricNetDevice::PausedClasses() const
 }
 
 bool
-FabricNetDevice::DequeueData(Packet*& p, uint8_t& cls, uint32_t& tag)
+FabricNetDevice::DequeueData(FabricFrame*& f, uint8_t& cls, uint32_t& tag)
 {
     // The non-empty mask spares a look at each class's queue: only the
     // chosen one is touched.
@@ -360,7 +366,7 @@ FabricNetDevice::DequeueData(Packet*& p, uint8_t& cls, uint32_t& tag)
     }
     ClassQueue& q = m_class[chosen];
     Item& item = q.frames.front();
-    p = item.packet.Release();
+    f = item.frame.Release();
     tag = item.tag;
     q.bytes -= item.bytes;
     m_totalQueueBytes -= item.bytes;
@@ -382,26 +388,27 @@ FabricNetDevice::TryTransmit()
     }
     if (!m_control.empty())
     {
-        Ptr<Packet> p = std::move(m_control.front());
+        FabricFrame* f = FabricFrame::Make(m_control.front());
         m_control.pop_front();
-        StartTransmission(p);
+        StartTransmission(f);
         return;
     }
-    Packet* raw = nullptr;
+    FabricFrame* f = nullptr;
     uint8_t cls = 0;
     uint32_t tag = 0;
-    if (DequeueData(raw, cls, tag))
+    if (DequeueData(f, cls, tag))
     {
-        const Ptr<Packet> p(raw, false); // adopts the queue's reference
         if (!m_dequeueCallback.IsNull())
         {
-            m_dequeueCallback(this, p, cls, tag);
+            // The callback may change the packet: read it again.
+            m_dequeueCallback(this, f->GetPacket(), cls, tag);
+            f->Refresh();
         }
         else if (m_handler)
         {
-            m_handler->FrameDequeued(this, p, cls, tag);
+            m_handler->FrameDequeued(this, *f, cls, tag);
         }
-        BeginFrame(p, cls);
+        BeginFrame(f, cls);
     }
     else if (!m_pullCallback.IsNull() && m_linkUp)
     {
@@ -413,41 +420,41 @@ FabricNetDevice::TryTransmit()
         const Ptr<Packet> p = m_pullCallback(mask, cls);
         if (p)
         {
-            BeginFrame(p, cls);
+            BeginFrame(FabricFrame::Make(p), cls);
         }
     }
 }
 
 void
-FabricNetDevice::BeginFrame(const Ptr<Packet>& p, uint8_t cls)
+FabricNetDevice::BeginFrame(FabricFrame* f, uint8_t cls)
 {
     m_frameCounters.txFrames++;
-    m_frameCounters.txBytes += p->GetSize();
+    m_frameCounters.txBytes += f->GetSize();
     if (!m_macTxTrace.IsEmpty())
     {
-        m_macTxTrace(p);
+        m_macTxTrace(f->GetPacket());
     }
     if (m_txObserver)
     {
-        m_txObserver->OnTxBegin(m_txObserverIndex, *p, cls, m_totalQueueBytes);
+        m_txObserver->OnTxBegin(m_txObserverIndex, f->PeekPacket(), cls, m_totalQueueBytes);
     }
     if (!m_txBeginTrace.IsEmpty())
     {
-        m_txBeginTrace(p, cls);
+        m_txBeginTrace(f->GetPacket(), cls);
     }
-    StartTransmission(p);
+    StartTransmission(f);
 }
 
 void
-FabricNetDevice::StartTransmission(const Ptr<Packet>& p)
+FabricNetDevice::StartTransmission(FabricFrame* f)
 {
     m_busy = true;
-    Time txTime = GetTxTime(p->GetSize());
+    const Time txTime = GetTxTime(f->GetSize());
     if (!m_snifferTrace.IsEmpty())
     {
-        m_snifferTrace(p);
+        m_snifferTrace(f->GetPacket());
     }
-    m_channel->Transmit(p, this, txTime);
+    m_channel->Transmit(f, this, txTime);
     // As Simulator::Schedule would (same time, order and context), without
     // the EventId nobody keeps: in this port's slot, or else as an event
     // of which the scheduler owns one reference.
@@ -501,42 +508,59 @@ FabricNetDevice::TxComplete()
 void
 FabricNetDevice::Receive(Ptr<Packet> p)
 {
+    Receive(FabricFrame::Make(p));
+}
+
+void
+FabricNetDevice::Receive(FabricFrame* f)
+{
     if (!m_snifferTrace.IsEmpty())
     {
-        m_snifferTrace(p);
+        m_snifferTrace(f->GetPacket());
     }
     // MAC control frames (PFC among them) are minimum-size (60 B without
     // FCS); only those need a look at the EtherType. They end here.
-    const uint32_t size = p->GetSize();
-    if (size == roce::kMinFrameBytes && IsMacControlFrame(*p))
+    const uint32_t size = f->GetSize();
+    if (size == roce::kMinFrameBytes && IsMacControlFrame(f->PeekPacket()))
     {
-        HandlePfc(p);
+        HandlePfc(f->GetPacket());
+        FabricFrame::Free(f);
         return;
     }
     m_frameCounters.rxFrames++;
     m_frameCounters.rxBytes += size;
     if (!m_macRxTrace.IsEmpty())
     {
-        m_macRxTrace(p);
+        m_macRxTrace(f->GetPacket());
     }
     if (!m_rxCallback.IsNull())
     {
-        m_rxCallback(this, std::move(p));
+        const Ptr<Packet> p = f->GetPacket();
+        FabricFrame::Free(f);
+        m_rxCallback(this, p);
     }
     else if (m_handler)
     {
-        m_handler->ReceiveFrame(this, p);
+        m_handler->ReceiveFrame(this, f);
     }
-    else if (!m_netRxCallback.IsNull())
+    else
     {
-        m_netRxCallback(this, p, 0x0800, Address());
+        const Ptr<Packet> p = f->GetPacket();
+        FabricFrame::Free(f);
+        if (!m_netRxCallback.IsNull())
+        {
+            m_netRxCallback(this, p, 0x0800, Address());
+        }
     }
 }
 
 void
-FabricNetDevice::HandlePfc(Ptr<Packet> p)
+FabricNetDevice::HandlePfc(const Ptr<Packet>& frame)
 {
-    NS_LOG_FUNCTION(this << p);
+    NS_LOG_FUNCTION(this << frame);
+    // Read from a copy: the frame's bytes stay as they were for whoever
+    // else holds it (a trace sink that kept it).
+    const Ptr<Packet> p = frame->Copy();
     EthernetHeader eth(false);
     p->RemoveHeader(eth);
     PfcHeader pfc;
@@ -732,14 +756,17 @@ FabricNetDevice::NotifyLinkChange(bool up)
 }
 
 void
-FabricNetDevice::LinkDownLoss(Ptr<const Packet> p)
+FabricNetDevice::LinkDownLoss(FabricFrame* f)
 {
-    if (p->GetSize() == roce::kMinFrameBytes && IsMacControlFrame(*p))
+    if (f->GetSize() == roce::kMinFrameBytes && IsMacControlFrame(f->PeekPacket()))
     {
-        return; // a PFC frame: not a drop of the data path
+        FabricFrame::Free(f); // a PFC frame: not a drop of the data path
+        return;
     }
     NS_LOG_DEBUG("port " << m_portIndex << " lost a frame on its dead link");
     m_counters.linkDownDrops++;
+    const Ptr<const Packet> p = f->GetPacket();
+    FabricFrame::Free(f);
     m_linkDownDropTrace(p);
 }
 

@@ -7,6 +7,7 @@
 #ifndef FABRIC_NET_DEVICE_H
 #define FABRIC_NET_DEVICE_H
 
+#include "fabric-frame.h"
 #include "fifo-queue.h"
 
 #include "ns3/callback.h"
@@ -69,16 +70,19 @@ class FabricPortHandler
 {
   public:
     virtual ~FabricPortHandler() = default;
-    /// A data frame arrived at \p dev (as FabricNetDevice::FabricRxCallback).
-    virtual void ReceiveFrame(FabricNetDevice* dev, const Ptr<Packet>& p) = 0;
+    /**
+     * A data frame arrived at \p dev (as FabricNetDevice::FabricRxCallback).
+     * The handler takes \p f over: it hands it on (EnqueueFrame) or frees it.
+     */
+    virtual void ReceiveFrame(FabricNetDevice* dev, FabricFrame* f) = 0;
 
     /**
      * A queued frame of \p dev starts transmission (as
-     * FabricNetDevice::DequeueCallback; the handler may modify it). Default:
-     * nothing.
+     * FabricNetDevice::DequeueCallback; the handler may modify it through
+     * FabricFrame's mutators). Default: nothing.
      */
     virtual void FrameDequeued(FabricNetDevice* /* dev */,
-                               const Ptr<Packet>& /* p */,
+                               FabricFrame& /* f */,
                                uint8_t /* cls */,
                                uint32_t /* tag */)
     {
@@ -183,6 +187,15 @@ class FabricNetDevice : public NetDevice
     void Enqueue(const Ptr<Packet>& p, uint8_t cls, uint32_t tag = 0);
 
     /**
+     * Queue a frame already in the fabric (a switch forwarding it): as
+     * Enqueue, without parsing it again.
+     * \param f the frame, which the port takes over
+     * \param cls traffic class 0..7
+     * \param tag opaque value handed back to the dequeue callback
+     */
+    void EnqueueFrame(FabricFrame* f, uint8_t cls, uint32_t tag = 0);
+
+    /**
      * Send a PFC frame for one class out of this port, ahead of all data.
      * \param cls the class to pause or resume
      * \param quanta pause time in quanta of 512 bit times; 0 resumes
@@ -192,8 +205,10 @@ class FabricNetDevice : public NetDevice
     /// Start a transmission if the port is idle and something is eligible.
     void TryTransmit();
 
-    /// Entry point of the channel: a whole frame has arrived.
+    /// A whole frame has arrived (from a cable that carries packets).
     void Receive(Ptr<Packet> p);
+    /// Entry point of the channel: a whole frame has arrived; the port takes \p f over.
+    void Receive(FabricFrame* f);
 
     /// \return true while class \p cls is paused by the peer
     bool IsPaused(uint8_t cls) const;
@@ -240,8 +255,8 @@ class FabricNetDevice : public NetDevice
      * down ends every pause received; up resumes transmission.
      */
     void NotifyLinkChange(bool up);
-    /// The channel lost \p p, sent by this device, because the link was down.
-    void LinkDownLoss(Ptr<const Packet> p);
+    /// The channel lost \p f, sent by this device, because the link was down (frees it).
+    void LinkDownLoss(FabricFrame* f);
 
     /// \return the counters (paused time includes a pause still running)
     Counters GetCounters() const;
@@ -281,17 +296,18 @@ class FabricNetDevice : public NetDevice
     void DoDispose() override;
     void TxComplete();
     void PauseExpired(uint8_t cls);
-    void HandlePfc(Ptr<Packet> p);
+    void HandlePfc(const Ptr<Packet>& p);
     void SetWrrWeights(std::string weights);
     std::string GetWrrWeights() const;
     /// \return the bit mask of classes paused now (honoured PFC pauses)
     uint8_t PausedClasses() const;
-    /// Pick the next data frame from the queues; false when none is eligible.
-    /// Take the next data frame (\p p: its one reference, to adopt) per the tx scheduler.
-    bool DequeueData(Packet*& p, uint8_t& cls, uint32_t& tag);
-    /// Count and trace frame \p p of class \p cls, then start it.
-    void BeginFrame(const Ptr<Packet>& p, uint8_t cls);
-    void StartTransmission(const Ptr<Packet>& p);
+    /// Take the next data frame (\p f, to take over) per the tx scheduler;
+    /// false when none is eligible.
+    bool DequeueData(FabricFrame*& f, uint8_t& cls, uint32_t& tag);
+    /// Count and trace frame \p f of class \p cls, then start it (and hand it on).
+    void BeginFrame(FabricFrame* f, uint8_t cls);
+    /// Put \p f on the cable (which takes it over) and schedule the end of its transmission.
+    void StartTransmission(FabricFrame* f);
     /// TxComplete() of device \p dev (FabricSimulatorImpl::SlotFn).
     static void TxCompleteSlot(void* dev);
     void EndPause(uint8_t cls);
@@ -311,66 +327,9 @@ class FabricNetDevice : public NetDevice
         FabricNetDevice* m_dev; //!< not owned
     };
 
-    /**
-     * One reference to a queued packet, moved without touching its count:
-     * ns-3.37's Ptr has no move, so each hand-over of a Ptr costs a Ref and
-     * an Unref of a packet that, in a large fabric, is cold.
-     */
-    class OwnedPacket
-    {
-      public:
-        OwnedPacket() = default;
-
-        /// Takes a new reference to \p p.
-        explicit OwnedPacket(const Ptr<Packet>& p)
-            : m_p(GetPointer(p))
-        {
-        }
-
-        OwnedPacket(const OwnedPacket& o)
-            : m_p(o.m_p)
-        {
-            if (m_p)
-            {
-                m_p->Ref();
-            }
-        }
-
-        OwnedPacket(OwnedPacket&& o) noexcept
-            : m_p(o.m_p)
-        {
-            o.m_p = nullptr;
-        }
-
-        OwnedPacket& operator=(OwnedPacket o) noexcept
-        {
-            std::swap(m_p, o.m_p);
-            return *this;
-        }
-
-        ~OwnedPacket()
-        {
-            if (m_p)
-            {
-                m_p->Unref();
-            }
-        }
-
-        /// \return the packet and its reference (the caller adopts it); empties this
-        Packet* Release()
-        {
-            Packet* p = m_p;
-            m_p = nullptr;
-            return p;
-        }
-
-      private:
-        Packet* m_p{nullptr}; //!< one reference, or none
-    };
-
     struct Item
     {
-        OwnedPacket packet;
+        OwnedFrame frame;
         uint32_t bytes;
         uint32_t tag;
     };

@@ -319,30 +319,32 @@ FabricSwitch::GetName() const
 }
 
 void
-FabricSwitch::Drop(Ptr<const Packet> p, uint32_t inPort, DropReason reason)
+FabricSwitch::Drop(FabricFrame* f, uint32_t inPort, DropReason reason)
 {
     NS_LOG_DEBUG(m_name << " drop on port " << inPort << ": " << DropReasonName(reason));
     m_counters.drops[reason]++;
+    const Ptr<const Packet> p = f->GetPacket();
+    FabricFrame::Free(f);
     m_dropTrace(p, inPort, reason);
 }
 
 void
-FabricSwitch::ReceiveFrame(FabricNetDevice* dev, const Ptr<Packet>& p)
+FabricSwitch::ReceiveFrame(FabricNetDevice* dev, FabricFrame* f)
 {
-    NS_LOG_FUNCTION(this << dev << p);
+    NS_LOG_FUNCTION(this << dev << f);
     m_counters.rxFrames++;
     const uint32_t inPort = dev->GetPortIndex();
-    RoceFrameInfo info;
-    if (!ParseRoceFrame(*p, info))
+    if (!f->IsRoce())
     {
-        Drop(p, inPort, DROP_MALFORMED);
+        Drop(f, inPort, DROP_MALFORMED);
         return;
     }
+    const RoceFrameInfo& info = f->GetInfo();
     const uint32_t dstHost = fabric::HostIdFromIp(info.dstIp);
     const std::vector<uint16_t>& nh = GetRoute(dstHost);
     if (nh.empty())
     {
-        Drop(p, inPort, DROP_NO_ROUTE);
+        Drop(f, inPort, DROP_NO_ROUTE);
         return;
     }
     const uint16_t out = nh.size() == 1 ? nh[0]
@@ -354,16 +356,16 @@ FabricSwitch::ReceiveFrame(FabricNetDevice* dev, const Ptr<Packet>& p)
     if (!m_ports[out]->IsLinkUp())
     {
         // A dead link the forwarding table still names (before reconvergence).
-        Drop(p, inPort, DROP_LINK_DOWN);
+        Drop(f, inPort, DROP_LINK_DOWN);
         return;
     }
     // Traffic class from the DSCP's class selector bits (RFC 2474 CSn -> n).
     const uint8_t cls = info.dscp >> 3;
-    const uint32_t bytes = p->GetSize();
+    const uint32_t bytes = f->GetSize();
     const SharedBufferMmu::Verdict verdict = m_mmu->Admit(inPort, cls, bytes);
     if (verdict != SharedBufferMmu::ADMIT)
     {
-        Drop(p,
+        Drop(f,
              inPort,
              verdict == SharedBufferMmu::DROP_HEADROOM ? DROP_HEADROOM_OVERFLOW
                                                        : DROP_BUFFER_OVERFLOW);
@@ -381,11 +383,11 @@ FabricSwitch::ReceiveFrame(FabricNetDevice* dev, const Ptr<Packet>& p)
     m_counters.forwarded++;
     if (!m_forwardTrace.IsEmpty())
     {
-        m_forwardTrace(p, inPort, out, cls);
+        m_forwardTrace(f->GetPacket(), inPort, out, cls);
     }
     // ECT(0)/ECT(1) frames may be marked at egress; Not-ECT never.
     const uint32_t tag = inPort | (info.ecn != 0 ? kEctTagBit : 0) | (info.hasInt ? kIntTagBit : 0);
-    m_ports[out]->Enqueue(p, cls, tag);
+    m_ports[out]->EnqueueFrame(f, cls, tag);
 }
 
 void
@@ -452,11 +454,11 @@ FabricSwitch::SendXon(uint32_t port, uint8_t cls)
 }
 
 void
-FabricSwitch::FrameDequeued(FabricNetDevice* dev, const Ptr<Packet>& p, uint8_t cls, uint32_t tag)
+FabricSwitch::FrameDequeued(FabricNetDevice* dev, FabricFrame& f, uint8_t cls, uint32_t tag)
 {
-    NS_LOG_FUNCTION(this << dev << p << +cls << tag);
+    NS_LOG_FUNCTION(this << dev << &f << +cls << tag);
     const uint32_t inPort = tag & kPortTagMask;
-    m_mmu->Release(inPort, cls, p->GetSize());
+    m_mmu->Release(inPort, cls, f.GetSize());
     if (m_mmu->CheckXon(inPort, cls))
     {
         SendXon(inPort, cls);
@@ -467,10 +469,10 @@ FabricSwitch::FrameDequeued(FabricNetDevice* dev, const Ptr<Packet>& p, uint8_t 
         // port has sent (this frame included), its queue and its rate.
         IntRecord rec;
         rec.timestampNs = static_cast<uint32_t>(FabricSimulatorImpl::FastNow().GetNanoSeconds());
-        rec.txBytes = static_cast<uint32_t>(dev->GetTxBytes() + p->GetSize());
+        rec.txBytes = static_cast<uint32_t>(dev->GetTxBytes() + f.GetSize());
         rec.qlenBytes = static_cast<uint32_t>(dev->GetQueueBytes(cls));
         rec.rateMbps = static_cast<uint32_t>(dev->GetBitRate() / 1000000);
-        AppendIntRecord(p, rec);
+        f.AppendIntRecord(rec);
     }
     if ((tag & kEctTagBit) && m_mmu->IsEcnEnabled())
     {
@@ -479,7 +481,7 @@ FabricSwitch::FrameDequeued(FabricNetDevice* dev, const Ptr<Packet>& p, uint8_t 
         {
             NS_LOG_LOGIC(m_name << " CE mark at port " << dev->GetPortIndex() << ", class " << +cls
                                 << ", probability " << prob);
-            SetIpv4Ecn(p, 3);
+            f.SetEcn(3);
             m_counters.ecnMarked++;
         }
     }

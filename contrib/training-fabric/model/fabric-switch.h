@@ -180,13 +180,11 @@ class FabricSwitch : public Object, private FabricPortHandler
   private:
     void DoDispose() override;
     // FabricPortHandler: the ports' frames.
-    void ReceiveFrame(FabricNetDevice* dev, const Ptr<Packet>& p) override;
-    void FrameDequeued(FabricNetDevice* dev,
-                       const Ptr<Packet>& p,
-                       uint8_t cls,
-                       uint32_t tag) override;
+    void ReceiveFrame(FabricNetDevice* dev, FabricFrame* f) override;
+    void FrameDequeued(FabricNetDevice* dev, FabricFrame& f, uint8_t cls, uint32_t tag) override;
     void LinkChanged(FabricNetDevice* dev, bool up) override;
-    void Drop(Ptr<const Packet> p, uint32_t inPort, DropReason reason);
+    /// Count and trace the drop of \p f, and free it.
+    void Drop(FabricFrame* f, uint32_t inPort, DropReason reason);
     void RefreshPause(uint32_t port, uint8_t cls, bool refresh);
     void SendXon(uint32_t port, uint8_t cls);
 

@@ -410,17 +410,18 @@ RdmaNic::Wake()
 }
 
 void
-RdmaNic::ReceiveFrame(FabricNetDevice* dev, const Ptr<Packet>& p)
+RdmaNic::ReceiveFrame(FabricNetDevice* dev, FabricFrame* f)
 {
-    NS_LOG_FUNCTION(this << dev << p);
-    RoceFrameInfo info;
-    if (!ParseRoceFrame(*p, info))
+    NS_LOG_FUNCTION(this << dev << f);
+    const OwnedFrame owned(f); // the frame ends here
+    if (!f->IsRoce())
     {
         return;
     }
+    const RoceFrameInfo& info = f->GetInfo();
     if (info.opcode == roce::kOpAcknowledge)
     {
-        ReceiveAck(info, *p);
+        ReceiveAck(info, f->PeekPacket());
     }
     else if (info.opcode == roce::kOpCnp)
     {
@@ -438,7 +439,7 @@ RdmaNic::ReceiveFrame(FabricNetDevice* dev, const Ptr<Packet>& p)
     }
     else
     {
-        ReceiveData(info, *p);
+        ReceiveData(info, f->PeekPacket());
     }
 }
 

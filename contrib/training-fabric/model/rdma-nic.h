@@ -132,7 +132,7 @@ class RdmaNic : public Object, private FabricPortHandler
   private:
     void DoDispose() override;
     /// FabricPortHandler: a frame arrived at the port.
-    void ReceiveFrame(FabricNetDevice* dev, const Ptr<Packet>& p) override;
+    void ReceiveFrame(FabricNetDevice* dev, FabricFrame* f) override;
     Ptr<Packet> Pull(uint8_t mask, uint8_t& cls);
     /// Put \p qp on the active list if it has packets to send; try the port.
     void Activate(RdmaQueuePair& qp);

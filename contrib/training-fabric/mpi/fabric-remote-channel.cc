@@ -31,12 +31,13 @@ Early()
 void
 ArriveFromRank(Ptr<FabricNetDevice> device, Ptr<Packet> p)
 {
-    QuadHeapScheduler::ScheduleArrival(device->GetNode()->GetId(),
-                                       device->GetIfIndex(),
-                                       Early(),
-                                       &FabricNetDevice::Receive,
-                                       device,
-                                       p);
+    QuadHeapScheduler::ScheduleArrival(
+        device->GetNode()->GetId(),
+        device->GetIfIndex(),
+        Early(),
+        static_cast<void (FabricNetDevice::*)(Ptr<Packet>)>(&FabricNetDevice::Receive),
+        device,
+        p);
 }
 } // namespace
 
@@ -61,7 +62,7 @@ FabricRemoteChannel::Attach(Ptr<FabricNetDevice> device)
 }
 
 void
-FabricRemoteChannel::Transmit(const Ptr<Packet>& p, const FabricNetDevice* src, Time txTime) const
+FabricRemoteChannel::Transmit(FabricFrame* f, const FabricNetDevice* src, Time txTime) const
 {
     // The frame arrives txTime + delay from now. ns-3's engines schedule the
     // MpiReceiver event when the message comes, in no fixed place among the
@@ -71,6 +72,8 @@ FabricRemoteChannel::Transmit(const Ptr<Packet>& p, const FabricNetDevice* src, 
     // (the delay) ahead: a frame takes at least one step to serialize.
     NS_ASSERT(txTime >= Early());
     const Ptr<FabricNetDevice> peer = GetPeer(src);
+    const Ptr<Packet> p = f->GetPacket();
+    FabricFrame::Free(f);
     MpiInterface::SendPacket(p,
                              Simulator::Now() + txTime + GetDelay() - Early(),
                              peer->GetNode()->GetId(),

@@ -32,7 +32,7 @@ class FabricRemoteChannel : public FabricChannel
     static TypeId GetTypeId();
 
     void Attach(Ptr<FabricNetDevice> device) override;
-    void Transmit(const Ptr<Packet>& p, const FabricNetDevice* src, Time txTime) const override;
+    void Transmit(FabricFrame* f, const FabricNetDevice* src, Time txTime) const override;
 };
 
 } // namespace ns3

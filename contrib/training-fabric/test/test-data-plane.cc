@@ -269,6 +269,32 @@ TEST(DataPlane, FramesInFlightArriveInSendOrderEachAtItsSerializationPlusDelay)
     Simulator::Destroy();
 }
 
+TEST(DataPlane, DequeueCallbackThatGrowsAFrameSendsItAtItsNewSize)
+{
+    // A DequeueCallback may change the frame it is handed (the device's
+    // documented contract): here it appends 200 B to each 1000 B frame.
+    // The port must then count and serialize 1200 B, not the size it
+    // queued: line time (1200 + 24) x 8 / 100e9 = 97.92 ns, so on a 1 us
+    // cable the frames queued at t = 0 arrive at 1.09792 us and 1.19584 us
+    // (back to back), each of 1200 B. At the queued size they would arrive
+    // at 1.08192 us and 1.16384 us.
+    Cable c = MakeCable(MicroSeconds(1));
+    c.a->SetDequeueCallback(
+        [](FabricNetDevice*, Ptr<Packet> p, uint8_t, uint32_t) { p->AddPaddingAtEnd(200); });
+    std::vector<std::pair<Time, uint32_t>> arrivals;
+    c.b->SetFabricReceiveCallback([&](Ptr<FabricNetDevice>, Ptr<Packet> p) {
+        arrivals.emplace_back(Simulator::Now(), p->GetSize());
+    });
+    c.a->Enqueue(Create<Packet>(1000), 0);
+    c.a->Enqueue(Create<Packet>(1000), 0);
+    Simulator::Run();
+    ASSERT_EQ(arrivals.size(), 2u);
+    EXPECT_EQ(arrivals[0], std::make_pair(MicroSeconds(1) + PicoSeconds(97920), 1200u));
+    EXPECT_EQ(arrivals[1], std::make_pair(MicroSeconds(1) + PicoSeconds(2 * 97920), 1200u));
+    EXPECT_EQ(c.a->GetCounters().txBytes, 2400u);
+    Simulator::Destroy();
+}
+
 TEST(DataPlane, PausedClassHoldsItsFramesOtherClassesFlow)
 {
     // a queues one frame in class 3 and one in class 1 while class 3 is paused:

@@ -1,0 +1,152 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * A frame as the fabric's ports, cables, switches and NICs hand it on: the
+ * ns-3 packet and its headers, parsed once.
+ */
+#ifndef FABRIC_FRAME_H
+#define FABRIC_FRAME_H
+
+#include "roce-header.h"
+
+#include "ns3/packet.h"
+
+#include <cstdint>
+#include <utility>
+
+namespace ns3
+{
+
+/**
+ * \ingroup training-fabric
+ * \brief A frame on its way through the fabric: the packet, its size and
+ * what every hop reads of its headers (RoceFrameInfo), parsed once when
+ * the frame enters the fabric instead of at every switch and at the NIC.
+ *
+ * In a large fabric the frame is cold at each hop; a switch reads this one
+ * block (one cache line) and touches the packet and its buffer only when it
+ * changes them (ECN marking, INT) or a trace wants them. The two
+ * mutators below keep the packet's bytes and the parse in step; a packet
+ * changed otherwise (a user's DequeueCallback) is parsed again (Refresh).
+ *
+ * Frames come from a pool: Make or Adopt takes one, Free gives it back.
+ * A frame has one owner at a time (a port's queue, a cable, the receiver
+ * handling it), which either hands it on or frees it. Single-threaded, as
+ * the simulation's event loop is.
+ */
+class FabricFrame
+{
+  public:
+    /// \return a frame holding a new reference to \p p, parsed
+    static FabricFrame* Make(const Ptr<Packet>& p);
+    /// \return a frame adopting the caller's one reference to \p p, parsed
+    static FabricFrame* Adopt(Packet* p);
+    /// Release the packet reference and return \p f (may be nullptr) to the pool.
+    static void Free(FabricFrame* f);
+
+    /// \return the packet (a new reference)
+    Ptr<Packet> GetPacket() const
+    {
+        return Ptr<Packet>(m_packet);
+    }
+
+    /// \return the packet, no reference taken (valid while the frame is)
+    Packet& PeekPacket() const
+    {
+        return *m_packet;
+    }
+
+    /// \return the packet's size in bytes (as stored: no FCS, no L1 overhead)
+    uint32_t GetSize() const
+    {
+        return m_size;
+    }
+
+    /// \return true if the frame is RoCEv2 (ParseRoceFrame succeeded)
+    bool IsRoce() const
+    {
+        return m_roce;
+    }
+
+    /// \return the parse (etherType only when !IsRoce())
+    const RoceFrameInfo& GetInfo() const
+    {
+        return m_info;
+    }
+
+    /// Read the size and the headers again (the packet was changed from outside).
+    void Refresh();
+
+    /// Set the IPv4 ECN field (SetIpv4Ecn) of a RoCE frame, in packet and parse.
+    void SetEcn(uint8_t ecn);
+
+    /**
+     * Append one INT record (AppendIntRecord), in packet and parse.
+     * \return false if the frame has no INT shim or it is full
+     */
+    bool AppendIntRecord(const IntRecord& rec);
+
+  private:
+    FabricFrame() = default;
+    ~FabricFrame() = default;
+
+    Packet* m_packet{nullptr}; //!< one reference, owned
+    uint32_t m_size{0};        //!< m_packet->GetSize()
+    bool m_roce{false};        //!< ParseRoceFrame's result
+    RoceFrameInfo m_info;      //!< the parse
+};
+
+/**
+ * \ingroup training-fabric
+ * \brief The one owner of a FabricFrame in a container (a port's queue):
+ * moves hand it on, destruction frees it.
+ */
+class OwnedFrame
+{
+  public:
+    OwnedFrame() = default;
+
+    /// Takes over \p f.
+    explicit OwnedFrame(FabricFrame* f)
+        : m_f(f)
+    {
+    }
+
+    /// A frame of its own on the same packet (a device copied from its prototype).
+    OwnedFrame(const OwnedFrame& o)
+        : m_f(o.m_f ? FabricFrame::Make(o.m_f->GetPacket()) : nullptr)
+    {
+    }
+
+    OwnedFrame(OwnedFrame&& o) noexcept
+        : m_f(o.m_f)
+    {
+        o.m_f = nullptr;
+    }
+
+    OwnedFrame& operator=(OwnedFrame o) noexcept
+    {
+        std::swap(m_f, o.m_f);
+        return *this;
+    }
+
+    ~OwnedFrame()
+    {
+        FabricFrame::Free(m_f);
+    }
+
+    /// \return the frame (the caller takes it over); empties this
+    FabricFrame* Release()
+    {
+        FabricFrame* f = m_f;
+        m_f = nullptr;
+        return f;
+    }
+
+  private:
+    FabricFrame* m_f{nullptr}; //!< owned, or none
+};
+
+} // namespace ns3
+
+#endif /* FABRIC_FRAME_H */
