@@ -43,10 +43,22 @@ ResourceOf(const TraceNode& n)
 }
 } // namespace
 
+TraceGroupScope
+GroupScopeOf(const TraceNode& n, const CommGroups& groups, std::size_t ranks)
+{
+    const std::vector<uint32_t>* members = FindGroup(n.pgName, groups);
+    if (!members)
+    {
+        return TraceGroupScope::DEFAULT;
+    }
+    return members->size() == ranks ? TraceGroupScope::NAMED_WORLD : TraceGroupScope::NAMED_SUBSET;
+}
+
 std::vector<TraceCollective>
 PlanTraceCollective(const TraceNode& n,
                     const std::vector<uint32_t>& group,
-                    const TraceCollectiveOptions& o)
+                    const TraceCollectiveOptions& o,
+                    TraceGroupScope scope)
 {
     const std::string type = CollectiveName(n.commType);
     auto a = o.algorithms.find(type);
@@ -55,6 +67,10 @@ PlanTraceCollective(const TraceNode& n,
     if (type == "barrier" || type == "broadcast" || type == "reduce")
     {
         algorithm = "chain"; // the plan has one algorithm for these
+    }
+    if (scope == TraceGroupScope::NAMED_SUBSET && algorithm == "hierarchical")
+    {
+        algorithm = "ring"; // one dimension over the members (CommunicatorGroup)
     }
     // involved_dim: the dimensions of o.dims this collective runs over.
     uint64_t size = 1;
@@ -66,7 +82,8 @@ PlanTraceCollective(const TraceNode& n,
     std::vector<std::size_t> out; // the others
     for (std::size_t j = 0; j < o.dims.size(); ++j)
     {
-        const bool involved = j >= n.involvedDim.size() || n.involvedDim[j];
+        const bool involved =
+            scope != TraceGroupScope::DEFAULT || j >= n.involvedDim.size() || n.involvedDim[j];
         (involved ? in : out).push_back(j);
     }
     std::vector<std::vector<uint32_t>> groups{group};
@@ -161,7 +178,7 @@ CheckTraceCollectives(const std::vector<TraceGraph>& graphs,
                       const CommGroups& groups,
                       const TraceCollectiveOptions& o)
 {
-    std::set<std::tuple<int64_t, std::size_t, std::vector<bool>>> checked;
+    std::set<std::tuple<int64_t, std::size_t, std::vector<bool>, TraceGroupScope>> checked;
     for (const TraceGraph& g : graphs)
     {
         for (const TraceNode& n : g.nodes)
@@ -172,7 +189,8 @@ CheckTraceCollectives(const std::vector<TraceGraph>& graphs,
             }
             const std::vector<uint32_t>* members = FindGroup(n.pgName, groups);
             const std::size_t ranks = members ? members->size() : graphs.size();
-            if (!checked.emplace(n.commType, ranks, n.involvedDim).second)
+            const TraceGroupScope scope = GroupScopeOf(n, groups, graphs.size());
+            if (!checked.emplace(n.commType, ranks, n.involvedDim, scope).second)
             {
                 continue;
             }
@@ -183,7 +201,7 @@ CheckTraceCollectives(const std::vector<TraceGraph>& graphs,
             }
             try
             {
-                for (TraceCollective& c : PlanTraceCollective(n, all, o))
+                for (TraceCollective& c : PlanTraceCollective(n, all, o, scope))
                 {
                     c.spec.ranks = static_cast<uint32_t>(c.members.size());
                     const std::string tooLarge = CheckPlanSize(c.spec); // as the run plans it
@@ -383,7 +401,11 @@ TraceRunner::SetPerRank(Callback<bool, uint32_t> isLocal)
                                      ") in type, comm_size or involved_dim");
             }
         }
-        const std::vector<TraceCollective> colls = PlanTraceCollective(n0, inst.group, m_options);
+        const std::vector<TraceCollective> colls =
+            PlanTraceCollective(n0,
+                                inst.group,
+                                m_options,
+                                GroupScopeOf(n0, m_groups, m_graphs.size()));
         for (const auto& kv : inst.node)
         {
             m_state[kv.first].parts[kv.second] = Part{inst.seq, kNoPart, 0};
@@ -701,7 +723,8 @@ TraceRunner::StartCollective(const std::string& key,
     {
         Drive(m.first, m.second);
     }
-    std::vector<TraceCollective> colls = PlanTraceCollective(n, group, m_options);
+    std::vector<TraceCollective> colls =
+        PlanTraceCollective(n, group, m_options, GroupScopeOf(n, m_groups, m_graphs.size()));
     inst.running = static_cast<uint32_t>(colls.size());
     if (colls.empty())
     {

@@ -41,6 +41,26 @@ struct TraceCollectiveOptions
     std::vector<std::string> dimAlgorithms; //!< hierarchical: algorithm per dimension
 };
 
+/**
+ * Where a collective's group comes from, which decides, as in ASTRA-sim,
+ * whether involved_dim and the workload's dims shape it
+ * (Sys::generate_all_reduce and its siblings use the communicator group's
+ * plan when there is one; CommunicatorGroup::get_collective_plan).
+ */
+enum class TraceGroupScope
+{
+    /// pg_name absent, "" or "0": every rank, shaped by dims and involved_dim.
+    DEFAULT,
+    /// A named process group of every rank: all dimensions take part
+    /// (involved_dim is ignored).
+    NAMED_WORLD,
+    /// A named process group of fewer ranks: one flat ring-like dimension
+    /// over its members (involved_dim and dims are ignored; a
+    /// "hierarchical" algorithm runs as "ring", as ASTRA-sim replaces a
+    /// multi-dimensional implementation by Ring there).
+    NAMED_SUBSET,
+};
+
 /// One collective a COMM_COLL node starts: what it does, and on which ranks.
 struct TraceCollective
 {
@@ -56,17 +76,26 @@ struct TraceCollective
  *    whose comm_size is one rank's input as in ASTRA-sim (Ring::Ring: each
  *    step sends comm_size, each rank ends with N x comm_size), so S = N x
  *    comm_size for a group of N;
- *  - an involved_dim mask with a false entry, when \p o.dims shapes the
- *    group, splits it into the sub-groups that differ only in the involved
- *    dimensions (ASTRA-sim skips the other dimensions' phases), one
- *    collective each, hierarchical over the involved dimensions; entries
- *    beyond dims are ignored, missing ones count as involved.
+ *  - in the default group (\p scope DEFAULT), an involved_dim mask with a
+ *    false entry, when \p o.dims shapes the group, splits it into the
+ *    sub-groups that differ only in the involved dimensions (ASTRA-sim
+ *    skips the other dimensions' phases), one collective each, hierarchical
+ *    over the involved dimensions; entries beyond dims are ignored, missing
+ *    ones count as involved. A named process group is shaped as
+ *    TraceGroupScope says.
  * Groups of one rank start nothing. Throws TraceError when N x comm_size
  * exceeds 2^64.
  */
 std::vector<TraceCollective> PlanTraceCollective(const TraceNode& n,
                                                  const std::vector<uint32_t>& group,
-                                                 const TraceCollectiveOptions& o);
+                                                 const TraceCollectiveOptions& o,
+                                                 TraceGroupScope scope = TraceGroupScope::DEFAULT);
+
+/**
+ * \return the scope of COMM_COLL node \p n's group (FindGroup in \p groups)
+ *         in a trace of \p ranks ranks
+ */
+TraceGroupScope GroupScopeOf(const TraceNode& n, const CommGroups& groups, std::size_t ranks);
 
 /**
  * Check that every collective of \p graphs can be planned with \p o (once per

@@ -49,7 +49,10 @@ ValidateGraph(const TraceGraph& g)
         {
             continue;
         }
-        if (n.IsComm() && n.commSize == 0 && n.commType != ChakraProtoMsg::BARRIER)
+        // A barrier collective moves no data; a SEND or RECV always does
+        // (ASTRA-sim's issue_send_comm / issue_recv_comm never read comm_type).
+        if (n.IsComm() && n.commSize == 0 &&
+            !(n.kind == TraceNode::COMM_COLL && n.commType == ChakraProtoMsg::BARRIER))
         {
             throw TraceError(g.source,
                              "node " + std::to_string(n.id) + ": communication without comm_size");

@@ -582,6 +582,87 @@ TEST(AstraInvolvedDim, SplitsTheGroupOverTheWorkloadDims)
     EXPECT_EQ(c[0].spec.dims, std::vector<uint32_t>({2, 4}));
 }
 
+TEST(AstraInvolvedDim, NamedProcessGroupsIgnoreInvolvedDimAndDims)
+{
+    // ASTRA-sim plans a collective that names a communicator group from
+    // that group (Sys::generate_all_reduce and its siblings take the
+    // group's plan; CommunicatorGroup::get_collective_plan): a group of
+    // every NPU runs over all dimensions, a smaller one as one ring-like
+    // dimension over its members, with Ring in place of a
+    // multi-dimensional implementation. involved_dim shapes only the
+    // default group (pg_name "" or "0").
+    TraceCollectiveOptions o;
+    o.dims = {2, 4};
+    o.algorithms = {{"all-reduce", "hierarchical"}};
+    o.dimAlgorithms = {"direct", "ring"};
+    const std::vector<uint32_t> world{0, 1, 2, 3, 4, 5, 6, 7};
+    TraceNode n;
+    n.kind = TraceNode::COMM_COLL;
+    n.commType = ChakraProtoMsg::ALL_REDUCE;
+    n.commSize = 1000;
+    n.involvedDim = {true, false};
+    EXPECT_EQ(PlanTraceCollective(n, world, o).size(), 4u); // default group: four pairs
+    auto c = PlanTraceCollective(n, world, o, TraceGroupScope::NAMED_WORLD);
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_EQ(c[0].members, world);
+    EXPECT_EQ(c[0].spec.algorithm, "hierarchical");
+    EXPECT_EQ(c[0].spec.dims, std::vector<uint32_t>({2, 4}));
+    c = PlanTraceCollective(n, {1, 3, 6}, o, TraceGroupScope::NAMED_SUBSET);
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_EQ(c[0].members, std::vector<uint32_t>({1, 3, 6}));
+    EXPECT_EQ(c[0].spec.algorithm, "ring");
+    EXPECT_TRUE(c[0].spec.dims.empty());
+    // A one-dimensional algorithm stays what it is configured to be.
+    o.algorithms = {{"all-reduce", "halving-doubling"}};
+    c = PlanTraceCollective(n, {1, 3, 6, 7}, o, TraceGroupScope::NAMED_SUBSET);
+    ASSERT_EQ(c.size(), 1u);
+    EXPECT_EQ(c[0].spec.algorithm, "halving-doubling");
+    // The scope follows the group's size against the trace's ranks.
+    const CommGroups groups{{"1", world}, {"2", {1, 3, 6}}};
+    for (const auto& [name, scope] :
+         std::vector<std::pair<std::string, TraceGroupScope>>{{"1", TraceGroupScope::NAMED_WORLD},
+                                                              {"2", TraceGroupScope::NAMED_SUBSET},
+                                                              {"0", TraceGroupScope::DEFAULT},
+                                                              {"", TraceGroupScope::DEFAULT}})
+    {
+        n.pgName = name;
+        EXPECT_EQ(GroupScopeOf(n, groups, world.size()), scope) << "pg_name " << name;
+    }
+}
+
+TEST(AstraGroups, SubgroupCollectivesRunFlatUnderAHierarchicalConfiguration)
+{
+    // Tensor-parallel pairs {0,1} and {2,3} of a 2 x 2 job configured with
+    // a hierarchical all-reduce over dims [2, 2]: as in ASTRA-sim each
+    // pair's all-reduce is a flat ring over its two members (the dims
+    // shape only collectives of every rank). Before, the run was refused:
+    // "hierarchical: dims must multiply to the group size 2".
+    TempDir dir;
+    std::ofstream(dir.path + "/groups.json") << R"({"1": [0, 1], "2": [2, 3]})";
+    std::ofstream(dir.path + "/tp.txt")
+        << "rank 0\n1: coll all-reduce 1MB group 1\nrank 1\n1: coll all-reduce 1MB group 1\n"
+           "rank 2\n1: coll all-reduce 1MB group 2\nrank 3\n1: coll all-reduce 1MB group 2\n";
+    const std::string text =
+        R"({"topology": {"type": "leaf-spine", "leaves": 1, "spines": 1, "hosts_per_leaf": 4,
+        "host_link": {"rate": "100Gbps", "delay": "1us"}},
+        "workload": {"type": "text", "path": ")" +
+        dir.path + R"(/tp.txt", "comm_groups": ")" + dir.path +
+        R"(/groups.json", "dims": [2, 2], "algorithms": {"all-reduce": "hierarchical"}}})";
+    ScenarioRunner run(ParseScenarioText(text, {}, "tp.json"));
+    run.Build();
+    run.Run();
+    std::istringstream csv(run.CollectivesCsv());
+    std::string line;
+    std::getline(csv, line); // header: collective,type,algorithm,bytes,ranks,...
+    uint32_t rows = 0;
+    while (std::getline(csv, line))
+    {
+        EXPECT_NE(line.find(",all-reduce,ring,1000000,2,"), std::string::npos) << line;
+        ++rows;
+    }
+    EXPECT_EQ(rows, 2u);
+}
+
 TEST(CollectiveFlows, EveryTransferIsAFlowWithItsCollectiveAndStep)
 {
     // Ring all-reduce of S = 4 MiB on 4 hosts: 2(N-1) = 6 steps of N = 4
@@ -963,4 +1044,22 @@ TEST(AstraBoundary, ACollectiveWithoutCommTypeIsNamedSo)
     WriteEt(dir.path + "/t", 0, {n});
     const std::vector<TraceGraph> graphs = ReadChakraPrefix(dir.path + "/t");
     ExpectTraceError([&] { ValidateGraph(graphs[0]); }, "node 1: collective with no comm_type");
+}
+
+TEST(AstraBoundary, ASendOrReceiveWithoutCommSizeIsRefusedWhateverItsCommType)
+{
+    // Only a barrier collective moves no data. A SEND carrying comm_type 9
+    // (BARRIER) is still a send, which ASTRA-sim issues without reading
+    // comm_type; without comm_size it is an error, not a 0-byte message
+    // (which aborted the run in RdmaQueuePair::Post).
+    for (const char* op : {"send 1KB to 1", "recv 1KB from 1"})
+    {
+        std::vector<TraceGraph> g =
+            ParseTextTrace(std::string("rank 0\n1: ") + op + "\nrank 1\n1: comp 1\n",
+                           "z.txt");
+        g[0].nodes[0].commType = ChakraProtoMsg::BARRIER;
+        g[0].nodes[0].commSize = 0;
+        ExpectTraceError([&] { ValidateWorkload(g, {}); },
+                         "node 1: communication without comm_size");
+    }
 }
