@@ -44,6 +44,18 @@ FabricFrame::Make(const Ptr<Packet>& p)
     return Adopt(raw);
 }
 
+FabricFrame*
+FabricFrame::Make(const Ptr<Packet>& p, const RoceFrameInfo& info)
+{
+    FabricFrame* f = new (FramePool().Allocate()) FabricFrame();
+    f->m_packet = PeekPointer(p);
+    f->m_packet->Ref();
+    f->m_size = f->m_packet->GetSize();
+    f->m_roce = true;
+    f->m_info = info;
+    return f;
+}
+
 void
 FabricFrame::Free(FabricFrame* f)
 {

@@ -41,6 +41,12 @@ class FabricFrame
     static FabricFrame* Make(const Ptr<Packet>& p);
     /// \return a frame adopting the caller's one reference to \p p, parsed
     static FabricFrame* Adopt(Packet* p);
+    /**
+     * \return a frame holding a new reference to \p p, whose parse the
+     *         caller has (RoceFrameBuilder, from the bytes it wrote)
+     * \param info ParseRoceFrame's output for \p p, which returned true
+     */
+    static FabricFrame* Make(const Ptr<Packet>& p, const RoceFrameInfo& info);
     /// Release the packet reference and return \p f (may be nullptr) to the pool.
     static void Free(FabricFrame* f);
 
@@ -133,6 +139,12 @@ class OwnedFrame
     ~OwnedFrame()
     {
         FabricFrame::Free(m_f);
+    }
+
+    /// \return the frame, still owned here (nullptr if none)
+    FabricFrame* Get() const
+    {
+        return m_f;
     }
 
     /// \return the frame (the caller takes it over); empties this

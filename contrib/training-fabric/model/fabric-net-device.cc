@@ -211,9 +211,10 @@ FabricNetDevice::SetPullCallback(PullCallback cb)
 }
 
 void
-FabricNetDevice::SetPortHandler(FabricPortHandler* handler)
+FabricNetDevice::SetPortHandler(FabricPortHandler* handler, bool pulls)
 {
     m_handler = handler;
+    m_handlerPulls = handler && pulls;
 }
 
 void
@@ -410,17 +411,24 @@ FabricNetDevice::TryTransmit()
         }
         BeginFrame(f, cls);
     }
-    else if (!m_pullCallback.IsNull() && m_linkUp)
+    else if ((m_handlerPulls || !m_pullCallback.IsNull()) && m_linkUp)
     {
         const uint8_t mask = static_cast<uint8_t>(~PausedClasses());
         if (mask == 0)
         {
             return;
         }
-        const Ptr<Packet> p = m_pullCallback(mask, cls);
-        if (p)
+        if (!m_pullCallback.IsNull())
         {
-            BeginFrame(FabricFrame::Make(p), cls);
+            const Ptr<Packet> p = m_pullCallback(mask, cls);
+            if (p)
+            {
+                BeginFrame(FabricFrame::Make(p), cls);
+            }
+        }
+        else if (FabricFrame* pulled = m_handler->PullFrame(this, mask, cls))
+        {
+            BeginFrame(pulled, cls);
         }
     }
 }

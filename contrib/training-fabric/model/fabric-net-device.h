@@ -88,6 +88,20 @@ class FabricPortHandler
     {
     }
 
+    /**
+     * The port \p dev is idle and its queues hold nothing eligible: the
+     * next frame among the classes in \p mask (those not paused), its class
+     * written to \p cls, or nullptr (as FabricNetDevice::PullCallback).
+     * Asked only of a handler set with SetPortHandler(handler, true), and
+     * only when no pull callback is set. Default: nullptr.
+     */
+    virtual FabricFrame* PullFrame(FabricNetDevice* /* dev */,
+                                   uint8_t /* mask */,
+                                   uint8_t& /* cls */)
+    {
+        return nullptr;
+    }
+
     /// The link of \p dev went up (\p up) or down. Default: nothing.
     virtual void LinkChanged(FabricNetDevice* /* dev */, bool /* up */)
     {
@@ -168,8 +182,12 @@ class FabricNetDevice : public NetDevice
     void SetFabricReceiveCallback(FabricRxCallback cb);
     void SetDequeueCallback(DequeueCallback cb);
     void SetPullCallback(PullCallback cb);
-    /// Set (or, with nullptr, unset) the port's owner as per-frame handler.
-    void SetPortHandler(FabricPortHandler* handler);
+    /**
+     * Set (or, with nullptr, unset) the port's owner as per-frame handler.
+     * \param handler the owner
+     * \param pulls ask it for frames when idle (FabricPortHandler::PullFrame)
+     */
+    void SetPortHandler(FabricPortHandler* handler, bool pulls = false);
     /**
      * Set (or, with nullptr, unset) the port's observer of transmitted data
      * frames; it is called with \p index, just before the "TxBegin" trace.
@@ -400,6 +418,7 @@ class FabricNetDevice : public NetDevice
     uint8_t m_pauseHint{0}; //!< classes with a pause received and not yet ended or expired
     uint8_t m_nonEmpty{0};  //!< bit c set while m_class[c] holds a frame
     uint8_t m_drrNext{0};
+    bool m_handlerPulls{false}; //!< ask m_handler for frames when idle (SetPortHandler)
     // Line 2: the hooks a frame calls and its counters.
     alignas(64) DequeueCallback m_dequeueCallback;
     PullCallback m_pullCallback;

@@ -181,8 +181,7 @@ RdmaNic::Setup(Ptr<FabricNetDevice> dev, uint32_t hostId)
     m_hostId = hostId;
     m_ip = Ipv4Address(fabric::HostIp(hostId));
     m_mac = Mac48Address::ConvertFrom(dev->GetAddress());
-    dev->SetPortHandler(this);
-    dev->SetPullCallback(MakeCallback(&RdmaNic::Pull, this));
+    dev->SetPortHandler(this, true);
 }
 
 void
@@ -348,8 +347,8 @@ RdmaNic::MessageAcked(Ptr<RdmaQueuePair> qp, uint64_t seq, uint64_t bytes)
     m_msgCompleteTrace(qp, seq, bytes);
 }
 
-Ptr<Packet>
-RdmaNic::Pull(uint8_t mask, uint8_t& cls)
+FabricFrame*
+RdmaNic::PullFrame(FabricNetDevice* /* dev */, uint8_t mask, uint8_t& cls)
 {
     const uint64_t now = NowPs();
     uint64_t earliest = std::numeric_limits<uint64_t>::max();
@@ -369,10 +368,10 @@ RdmaNic::Pull(uint8_t mask, uint8_t& cls)
         }
         m_rr = idx + 1;
         cls = qp.GetClass();
-        Ptr<Packet> p = qp.SendNext();
+        FabricFrame* f = qp.SendNext().Release();
         m_counters.dataTx++;
         NS_LOG_LOGIC("host " << m_hostId << " qp " << qp.GetQpn() << " sends psn "
-                             << qp.GetNextPsn() - 1 << " (" << p->GetSize() << " B)");
+                             << qp.GetNextPsn() - 1 << " (" << f->GetSize() << " B)");
         if (!qp.HasDataToSend())
         {
             // Nothing left to send: leave the active list (order preserved).
@@ -391,7 +390,7 @@ RdmaNic::Pull(uint8_t mask, uint8_t& cls)
         {
             m_rr = 0;
         }
-        return p;
+        return f;
     }
     if (earliest != std::numeric_limits<uint64_t>::max() &&
         (!m_wakeEvent.IsRunning() || earliest < m_wakePs))
@@ -466,7 +465,7 @@ RdmaNic::ReceiveData(const RoceFrameInfo& info, const Packet& p)
             r.lastCnp = now;
             m_counters.cnpTx++;
             m_cnpTxTrace(r.peerHost, rqpn);
-            m_dev->Enqueue(r.ackBuilder.BuildCnp(), m_ackClass, 0);
+            m_dev->EnqueueFrame(r.ackBuilder.BuildCnpFrame(), m_ackClass, 0);
         }
     }
     const uint32_t diff = (info.psn - r.expectedPsn) & kPsnMask;
@@ -616,18 +615,18 @@ RdmaNic::SendAck(uint32_t rqpn, uint32_t psn, bool nak)
         m_counters.acksTx++;
     }
     aeth.SetMsn(static_cast<uint32_t>(r.msgSeq & kPsnMask));
-    Ptr<Packet> p = r.ackBuilder.Build(roce::kOpAcknowledge,
-                                       psn,
-                                       false,
-                                       0,
-                                       0,
-                                       &aeth,
-                                       r.ceSinceAck,
-                                       r.intBytes ? r.intBlock : nullptr,
-                                       r.intBytes);
+    FabricFrame* f = r.ackBuilder.BuildFabricFrame(roce::kOpAcknowledge,
+                                                   psn,
+                                                   false,
+                                                   0,
+                                                   0,
+                                                   &aeth,
+                                                   r.ceSinceAck,
+                                                   r.intBytes ? r.intBlock : nullptr,
+                                                   r.intBytes);
     r.ceSinceAck = false;
     r.sinceAck = 0;
-    m_dev->Enqueue(p, m_ackClass, 0);
+    m_dev->EnqueueFrame(f, m_ackClass, 0);
 }
 
 void

@@ -133,7 +133,8 @@ class RdmaNic : public Object, private FabricPortHandler
     void DoDispose() override;
     /// FabricPortHandler: a frame arrived at the port.
     void ReceiveFrame(FabricNetDevice* dev, FabricFrame* f) override;
-    Ptr<Packet> Pull(uint8_t mask, uint8_t& cls);
+    /// FabricPortHandler: the port is idle; the next data frame by the QPs' round robin.
+    FabricFrame* PullFrame(FabricNetDevice* dev, uint8_t mask, uint8_t& cls) override;
     /// Put \p qp on the active list if it has packets to send; try the port.
     void Activate(RdmaQueuePair& qp);
     /// Fire the MessageComplete trace (the QPs' acknowledgement callback).

@@ -3,6 +3,7 @@
  */
 #include "rdma-queue-pair.h"
 
+#include "fabric-frame.h"
 #include "fabric-simulator-impl.h"
 #include "rdma-congestion-ops.h"
 #include "rdma-nic.h"
@@ -294,7 +295,7 @@ RdmaQueuePair::Post(uint64_t bytes)
     return m.seq;
 }
 
-Ptr<Packet>
+OwnedFrame
 RdmaQueuePair::SendNext()
 {
     NS_LOG_FUNCTION(this << m_sndNxt);
@@ -340,15 +341,15 @@ RdmaQueuePair::SendNext()
     // An empty INT shim (no hops yet, room for kIntMaxHops) when the
     // algorithm wants telemetry.
     static const uint8_t kEmptyShim[roce::kIntShimBytes] = {0, roce::kIntMaxHops, 0, 0};
-    Ptr<Packet> p = m_cfg.builder.Build(opcode,
-                                        static_cast<uint32_t>(psn & kPsnMask),
-                                        last,
-                                        payload,
-                                        m_cfg.ecnCapable ? 2 : 0,
-                                        nullptr,
-                                        false,
-                                        m_int ? kEmptyShim : nullptr,
-                                        m_int ? roce::kIntShimBytes : 0);
+    FabricFrame* f = m_cfg.builder.BuildFabricFrame(opcode,
+                                                    static_cast<uint32_t>(psn & kPsnMask),
+                                                    last,
+                                                    payload,
+                                                    m_cfg.ecnCapable ? 2 : 0,
+                                                    nullptr,
+                                                    false,
+                                                    m_int ? kEmptyShim : nullptr,
+                                                    m_int ? roce::kIntShimBytes : 0);
     if (psn < m_highestSent)
     {
         m_retransmits++;
@@ -369,11 +370,11 @@ RdmaQueuePair::SendNext()
     // (A congestion control whose MinRate is 0 may set 0: that paces as 1 b/s.)
     const uint64_t bps = std::max<uint64_t>(m_rate.Get().GetBitRate(), 1);
     const unsigned __int128 bits =
-        static_cast<unsigned __int128>(roce::WireBytes(p->GetSize())) * 8;
+        static_cast<unsigned __int128>(roce::WireBytes(f->GetSize())) * 8;
     m_nextTxPs = NowPs() + static_cast<uint64_t>(bits * 1000000000000ULL / bps);
     m_cfg.cc->OnSent(*this, payload);
     ArmRto();
-    return p;
+    return OwnedFrame(f);
 }
 
 void

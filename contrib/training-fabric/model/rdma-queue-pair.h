@@ -6,6 +6,7 @@
 #ifndef RDMA_QUEUE_PAIR_H
 #define RDMA_QUEUE_PAIR_H
 
+#include "fabric-frame.h"
 #include "roce-header.h"
 
 #include "ns3/callback.h"
@@ -178,7 +179,7 @@ class RdmaQueuePair : public Object
      * RTT sample it may give, the congestion control's OnSent, the
      * retransmission timer. Call only when HasDataToSend().
      */
-    Ptr<Packet> SendNext();
+    OwnedFrame SendNext();
     /**
      * An ACK or NAK (PSN sequence error) arrived for this QP.
      * \param psn the 24-bit PSN it carries

@@ -5,6 +5,7 @@
  * ParseRoceFrame, INT records, the ECN rewrite and RoceFrameBuilder. The
  * ns-3 Header classes (BTH, AETH, ICRC) are in roce-header.cc.
  */
+#include "fabric-frame.h"
 #include "roce-header.h"
 
 #include "ns3/log.h"
@@ -186,11 +187,15 @@ RawBytesHeader::Print(std::ostream& os) const
 
 // ------------------------------------------------------------ fast path
 
-bool
-ParseRoceFrame(const Packet& p, RoceFrameInfo& out)
+namespace
 {
-    uint8_t b[kAeth + roce::kAethBytes + roce::kIntShimBytes]; // 62
-    const uint32_t n = p.CopyData(b, sizeof(b));
+/// Bytes of a frame ParseRoceFrame reads: up to an AETH and an INT shim.
+constexpr uint32_t kParseBytes = kAeth + roce::kAethBytes + roce::kIntShimBytes; // 62
+
+/// ParseRoceFrame on \p b, the frame's first \p n bytes (n = min(size, kParseBytes)).
+bool
+ParseRoceBytes(const uint8_t* b, uint32_t n, RoceFrameInfo& out)
+{
     if (n < kBth + roce::kBthBytes)
     {
         out.etherType = n >= 14 ? Get16(b + 12) : 0;
@@ -240,6 +245,15 @@ ParseRoceFrame(const Packet& p, RoceFrameInfo& out)
     }
     out.payloadBytes = ipLen > headers ? ipLen - headers : 0;
     return true;
+}
+} // namespace
+
+bool
+ParseRoceFrame(const Packet& p, RoceFrameInfo& out)
+{
+    uint8_t b[kParseBytes];
+    const uint32_t n = p.CopyData(b, sizeof(b));
+    return ParseRoceBytes(b, n, out);
 }
 
 namespace
@@ -413,6 +427,50 @@ RoceFrameBuilder::Build(uint8_t opcode,
                       intBytes);
 }
 
+FabricFrame*
+RoceFrameBuilder::BuildFabricFrame(uint8_t opcode,
+                                   uint32_t psn,
+                                   bool ackReq,
+                                   uint32_t payloadBytes,
+                                   uint8_t ecn,
+                                   const AethHeader* aeth,
+                                   bool becn,
+                                   const uint8_t* intBlock,
+                                   uint32_t intBytes) const
+{
+    RoceFrameInfo info;
+    const Ptr<Packet> p = BuildFrame(opcode,
+                                     m_image[kBth + 1],
+                                     psn,
+                                     ackReq,
+                                     payloadBytes,
+                                     ecn,
+                                     aeth,
+                                     becn,
+                                     intBlock,
+                                     intBytes,
+                                     &info);
+    return FabricFrame::Make(p, info);
+}
+
+FabricFrame*
+RoceFrameBuilder::BuildCnpFrame(uint8_t ecn) const
+{
+    RoceFrameInfo info;
+    const Ptr<Packet> p = BuildFrame(roce::kOpCnp,
+                                     0x00,
+                                     0,
+                                     false,
+                                     roce::kCnpPayloadBytes,
+                                     ecn,
+                                     nullptr,
+                                     true,
+                                     nullptr,
+                                     0,
+                                     &info);
+    return FabricFrame::Make(p, info);
+}
+
 Ptr<Packet>
 RoceFrameBuilder::BuildCnp(uint8_t ecn) const
 {
@@ -439,7 +497,8 @@ RoceFrameBuilder::BuildFrame(uint8_t opcode,
                              const AethHeader* aeth,
                              bool becn,
                              const uint8_t* intBlock,
-                             uint32_t intBytes) const
+                             uint32_t intBytes,
+                             RoceFrameInfo* info) const
 {
     constexpr uint32_t kMaxInt = roce::kIntShimBytes + roce::kIntMaxHops * roce::kIntRecordBytes;
     uint8_t b[kAeth + roce::kAethBytes + kMaxInt];
@@ -486,6 +545,18 @@ RoceFrameBuilder::BuildFrame(uint8_t opcode,
     const uint32_t pad = size < roce::kMinFrameBytes ? roce::kMinFrameBytes - size : 0;
     Ptr<Packet> p = Create<Packet>(payloadBytes + roce::kIcrcBytes + pad);
     p->AddHeader(RawBytesHeader(b, headerBytes));
+    if (info)
+    {
+        // What ParseRoceFrame would read back: the first kParseBytes of the
+        // frame, the zero bytes after the headers included.
+        const uint32_t n = std::min(kParseBytes, size + pad);
+        if (headerBytes < n)
+        {
+            std::memset(b + headerBytes, 0, n - headerBytes);
+        }
+        [[maybe_unused]] const bool roce = ParseRoceBytes(b, n, *info);
+        NS_ASSERT(roce);
+    }
     return p;
 }
 

@@ -18,6 +18,7 @@
 namespace ns3
 {
 
+class FabricFrame;
 class Packet;
 
 /**
@@ -446,10 +447,29 @@ class RoceFrameBuilder
      */
     Ptr<Packet> BuildCnp(uint8_t ecn = 0) const;
 
+    /**
+     * Build, as a frame for the fabric's ports, parsed from the bytes just
+     * written (no read back from the packet). Same parameters.
+     * \return the frame (the caller owns it)
+     */
+    FabricFrame* BuildFabricFrame(uint8_t opcode,
+                                  uint32_t psn,
+                                  bool ackReq,
+                                  uint32_t payloadBytes,
+                                  uint8_t ecn,
+                                  const AethHeader* aeth = nullptr,
+                                  bool becn = false,
+                                  const uint8_t* intBlock = nullptr,
+                                  uint32_t intBytes = 0) const;
+
+    /// BuildCnp, as a frame for the fabric's ports (see BuildFabricFrame).
+    FabricFrame* BuildCnpFrame(uint8_t ecn = 0) const;
+
   private:
     /**
      * The common path of Build and BuildCnp.
      * \param bthByte1 BTH byte 1 (SE, M, PadCnt, TVer)
+     * \param info if not nullptr, set to ParseRoceFrame's output for the frame
      * \return the frame
      */
     Ptr<Packet> BuildFrame(uint8_t opcode,
@@ -461,7 +481,8 @@ class RoceFrameBuilder
                            const AethHeader* aeth,
                            bool becn,
                            const uint8_t* intBlock,
-                           uint32_t intBytes) const;
+                           uint32_t intBytes,
+                           RoceFrameInfo* info = nullptr) const;
 
     uint8_t m_image[58]{};      //!< Ethernet + IPv4 + UDP + BTH (+ AETH) template
     uint32_t m_ipSumConst{0};   //!< one's-complement sum of the constant IPv4 words

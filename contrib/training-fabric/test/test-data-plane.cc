@@ -683,7 +683,7 @@ TEST(QueuePair, ARateOfZeroPacesAsOneBitPerSecond)
     qp->Setup(BareQpConfig());
     qp->Post(1000);
     qp->SetRate(DataRate(0));
-    ASSERT_NE(qp->SendNext(), nullptr);
+    ASSERT_NE(qp->SendNext().Get(), nullptr);
     EXPECT_EQ(qp->GetNextTxPs(), 8656ULL * 1000000000000ULL);
     qp->Dispose();
     Simulator::Destroy();
@@ -714,7 +714,7 @@ TEST(QueuePair, OwnsItsSequenceAndGoesBackNWithoutANic)
     {
         ASSERT_TRUE(qp->HasDataToSend());
         RoceFrameInfo info;
-        ASSERT_TRUE(ParseRoceFrame(*qp->SendNext(), info));
+        ASSERT_TRUE(ParseRoceFrame(qp->SendNext().Get()->PeekPacket(), info));
         EXPECT_EQ(info.psn, psn);
         EXPECT_EQ(info.opcode, opcodes[psn]);
         EXPECT_EQ(info.payloadBytes, psn < 3 ? 1000u : 500u);

@@ -6,6 +6,7 @@
  * checksums, the ECN rewrite, the fixed-offset parser, PFC timers, hashes.
  */
 #include "ns3/ethernet-header.h"
+#include "ns3/fabric-frame.h"
 #include "ns3/fabric-hash.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/packet.h"
@@ -497,6 +498,76 @@ TEST(WireFormat, EcnRewriteToAndFromZeroChecksum)
             EXPECT_TRUE(Ipv4SumIsValid(back));
         }
     }
+}
+
+TEST(WireFormat, BuiltFramesCarryTheParseOfTheirBytes)
+{
+    // BuildFabricFrame and BuildCnpFrame parse the header bytes they write
+    // instead of reading them back from the packet. For each kind of frame
+    // built (data of several sizes, one padded to the 60 B minimum, with
+    // and without an INT shim, ECN values, BECN; ACK, NAK, CNP; an ACK
+    // opcode without AETH, whose parse reads the zero bytes after the
+    // headers: it has one, of zeros), the frame's parse must be
+    // ParseRoceFrame's of its packet, field by field, and its size the
+    // packet's.
+    RoceFrameBuilder builder = TestBuilder();
+    AethHeader ack;
+    ack.SetAck();
+    ack.SetMsn(0x123456);
+    AethHeader nak;
+    nak.SetNak(0);
+    nak.SetMsn(7);
+    // An INT shim of one hop (its record all zeros), and one of none.
+    const uint8_t shim[roce::kIntShimBytes + roce::kIntRecordBytes] = {1, roce::kIntMaxHops};
+    const uint8_t empty[roce::kIntShimBytes] = {0, roce::kIntMaxHops};
+    std::vector<FabricFrame*> frames{
+        builder.BuildFabricFrame(roce::kOpSendFirst, 0, false, 4096, 2),
+        builder.BuildFabricFrame(roce::kOpSendLast, 0xffffff, true, 1, 0),
+        builder.BuildFabricFrame(roce::kOpSendOnly, 5, true, 0, 1),
+        builder.BuildFabricFrame(roce::kOpSendMiddle, 9, false, 1000, 3, nullptr, true),
+        builder.BuildFabricFrame(roce::kOpSendMiddle, 9, false, 1000, 2, nullptr, false, empty, 4),
+        builder.BuildFabricFrame(roce::kOpSendMiddle, 9, false, 1000, 2, nullptr, false, shim, 20),
+        builder.BuildFabricFrame(roce::kOpAcknowledge, 77, false, 0, 0, &ack, true),
+        builder.BuildFabricFrame(roce::kOpAcknowledge, 78, false, 0, 0, &nak),
+        builder.BuildFabricFrame(roce::kOpAcknowledge, 79, false, 0, 0, &ack, false, shim, 20),
+        builder.BuildFabricFrame(roce::kOpAcknowledge, 80, false, 0, 0),
+        builder.BuildCnpFrame(),
+        builder.BuildCnpFrame(2),
+    };
+    for (std::size_t i = 0; i < frames.size(); ++i)
+    {
+        const FabricFrame& f = *frames[i];
+        RoceFrameInfo p;
+        ASSERT_TRUE(ParseRoceFrame(f.PeekPacket(), p)) << "frame " << i;
+        const RoceFrameInfo& c = f.GetInfo();
+        EXPECT_TRUE(f.IsRoce());
+        EXPECT_EQ(f.GetSize(), f.PeekPacket().GetSize()) << "frame " << i;
+        EXPECT_EQ(c.etherType, p.etherType) << "frame " << i;
+        EXPECT_EQ(c.srcIp, p.srcIp) << "frame " << i;
+        EXPECT_EQ(c.dstIp, p.dstIp) << "frame " << i;
+        EXPECT_EQ(c.dscp, p.dscp) << "frame " << i;
+        EXPECT_EQ(c.ecn, p.ecn) << "frame " << i;
+        EXPECT_EQ(c.ipProto, p.ipProto) << "frame " << i;
+        EXPECT_EQ(c.srcPort, p.srcPort) << "frame " << i;
+        EXPECT_EQ(c.dstPort, p.dstPort) << "frame " << i;
+        EXPECT_EQ(c.opcode, p.opcode) << "frame " << i;
+        EXPECT_EQ(c.becn, p.becn) << "frame " << i;
+        EXPECT_EQ(c.ackReq, p.ackReq) << "frame " << i;
+        EXPECT_EQ(c.destQp, p.destQp) << "frame " << i;
+        EXPECT_EQ(c.psn, p.psn) << "frame " << i;
+        EXPECT_EQ(c.hasAeth, p.hasAeth) << "frame " << i;
+        EXPECT_EQ(c.aethSyndrome, p.aethSyndrome) << "frame " << i;
+        EXPECT_EQ(c.msn, p.msn) << "frame " << i;
+        EXPECT_EQ(c.payloadBytes, p.payloadBytes) << "frame " << i;
+        EXPECT_EQ(c.hasInt, p.hasInt) << "frame " << i;
+        EXPECT_EQ(c.intHops, p.intHops) << "frame " << i;
+        FabricFrame::Free(frames[i]);
+    }
+    // The ACK opcode without AETH: 58 B of headers + 4 B of ICRC = 62 B,
+    // all of which the parse reads, the last four as an AETH of zeros.
+    RoceFrameInfo bare;
+    ASSERT_TRUE(ParseRoceFrame(*builder.Build(roce::kOpAcknowledge, 80, false, 0, 0), bare));
+    EXPECT_TRUE(bare.hasAeth);
 }
 
 TEST(WireFormat, ParserRejectsOtherFrames)
