@@ -110,8 +110,9 @@ CheckFlowCount(const ScenarioSection& s, const std::string& key, uint64_t flows)
     if (flows > kMaxGeneratedFlows)
     {
         s.Fail(key,
-               "the pattern would generate " + std::to_string(flows) + " flows (at most " +
-                   std::to_string(kMaxGeneratedFlows) + ")");
+               "the pattern would generate " +
+                   (flows == UINT64_MAX ? std::string("2^64 or more") : std::to_string(flows)) +
+                   " flows (at most " + std::to_string(kMaxGeneratedFlows) + ")");
     }
     return flows;
 }

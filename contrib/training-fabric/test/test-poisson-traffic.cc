@@ -443,6 +443,13 @@ TEST(PoissonWorkload, BadSettingsGetOneLineNamingTheKey)
     EXPECT_EQ(err(R"("workload": {)" + ok + R"(, "start": "9.5ms"})"),
               "p.json: workload.duration: flows would arrive until 10500us, after stop (10ms): "
               "expected start + duration <= stop");
+    // hosts x duration x load x rate / (8 x mean size) = 16 x 1e6 s x 1.8e19
+    // b/s / (8 x ~1.6 MB) ~ 2e19 flows, past 2^64: refused as too many (the
+    // count's conversion to an integer overflowed, and the limit passed).
+    EXPECT_EQ(ScenarioErrorOf(R"({"stop": "1000000s", "workload": {"type": "poisson",
+        "cdf": "websearch", "load": 1, "link_rate": "18000000Tbps", "duration": "1000000s"}})"),
+              "p.json: workload.duration: the pattern would generate 2^64 or more flows (at most "
+              "4000000)");
     EXPECT_EQ(err(R"("workload": {)" + ok + R"(, "hosts": [3]})"),
               "p.json: workload.hosts: poisson traffic needs at least two hosts");
     EXPECT_EQ(err(R"("workload": {)" + ok + R"(, "hosts": [3, 3]})"),
