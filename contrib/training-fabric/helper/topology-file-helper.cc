@@ -302,6 +302,19 @@ TopologyFileHelper::Install()
             topo->ConnectHost(index[host], index[sw], l.rate, l.delay);
         }
     }
+    // Events name nodes as the file does: when it does not list its hosts
+    // first, say which fabric node (hosts, then switches) each id is.
+    std::vector<uint32_t> fabricNode(t.nodes);
+    bool hostsFirst = true;
+    for (uint32_t n = 0; n < t.nodes; ++n)
+    {
+        fabricNode[n] = kind[n] ? hosts + index[n] : index[n];
+        hostsFirst = hostsFirst && fabricNode[n] == n;
+    }
+    if (!hostsFirst)
+    {
+        topo->SetNodeNumbering(std::move(fabricNode));
+    }
     try
     {
         return Finish();

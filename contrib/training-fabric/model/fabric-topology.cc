@@ -404,9 +404,32 @@ FabricTopology::RecomputeRoutes()
     ComputeRoutes(false);
 }
 
+void
+FabricTopology::SetNodeNumbering(std::vector<uint32_t> fabricNode)
+{
+    NS_ABORT_MSG_UNLESS(fabricNode.size() == m_hosts.size() + m_switches.size(),
+                        "FabricTopology::SetNodeNumbering: one number per node");
+    m_nodeNumbering = std::move(fabricNode);
+}
+
+const std::vector<uint32_t>&
+FabricTopology::GetNodeNumbering() const
+{
+    return m_nodeNumbering;
+}
+
 std::vector<uint32_t>
 FabricTopology::FindLinks(uint32_t nodeA, uint32_t nodeB) const
 {
+    if (!m_nodeNumbering.empty())
+    {
+        if (nodeA >= m_nodeNumbering.size() || nodeB >= m_nodeNumbering.size())
+        {
+            return {};
+        }
+        nodeA = m_nodeNumbering[nodeA];
+        nodeB = m_nodeNumbering[nodeB];
+    }
     const uint32_t nHosts = static_cast<uint32_t>(m_hosts.size());
     auto endpointIs = [nHosts](const Endpoint& e, uint32_t node) {
         return node < nHosts ? (e.isHost && e.index == node)

@@ -132,10 +132,22 @@ class FabricTopology : public Object
     void RecomputeRoutes();
     /**
      * Links between two nodes numbered as the topology file format numbers
-     * them: hosts first (0..H-1), then switches (H..H+S-1).
+     * them: hosts first (0..H-1), then switches (H..H+S-1); or, after
+     * SetNodeNumbering, as the topology file that built the fabric does.
      * \return the link indices, in the order the links were added (empty: none)
      */
     std::vector<uint32_t> FindLinks(uint32_t nodeA, uint32_t nodeB) const;
+
+    /**
+     * Number the nodes as the topology file that described the fabric does
+     * when it does not list its hosts first (TopologyFileHelper): node
+     * \p fabricNode[id] (hosts 0..H-1, then switches) is the file's node
+     * \p id. FindLinks, and so link events, then take the file's ids.
+     * \param fabricNode a permutation of 0..H+S-1
+     */
+    void SetNodeNumbering(std::vector<uint32_t> fabricNode);
+    /// \return SetNodeNumbering's permutation (empty: hosts first, then switches)
+    const std::vector<uint32_t>& GetNodeNumbering() const;
 
     uint32_t GetNHosts() const;
     uint32_t GetNSwitches() const;
@@ -270,6 +282,7 @@ class FabricTopology : public Object
     std::vector<Link> m_links;
     /// [switch t][switch s]: hops from s to t, for the switches hosts attach to
     std::vector<std::vector<uint32_t>> m_dist;
+    std::vector<uint32_t> m_nodeNumbering; //!< SetNodeNumbering (empty: identity)
     bool m_finalized{false};
 };
 

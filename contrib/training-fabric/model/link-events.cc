@@ -70,8 +70,10 @@ LinkEvents::FindLink(uint32_t a, uint32_t b) const
         {
             throw std::invalid_argument(
                 "node " + std::to_string(n) + " does not exist (the fabric has nodes 0.." +
-                std::to_string(nodes - 1) + ": hosts 0.." +
-                std::to_string(m_topo->GetNHosts() - 1) + ", then switches)");
+                std::to_string(nodes - 1) +
+                (m_topo->GetNodeNumbering().empty()
+                     ? ": hosts 0.." + std::to_string(m_topo->GetNHosts() - 1) + ", then switches)"
+                     : ", numbered as its topology file numbers them)"));
         }
     }
     const std::vector<uint32_t> links = m_topo->FindLinks(a, b);

@@ -19,6 +19,7 @@
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/simulator.h"
+#include "ns3/topology-file-helper.h"
 
 #include <fstream>
 #include <gtest/gtest.h>
@@ -408,6 +409,34 @@ TEST(LinkEvents, FindLinkNamesNodesAsTheTopologyFileDoes)
     EXPECT_THROW(events->FindLink(0, 3), std::invalid_argument); // host 0 - leaf1
     EXPECT_THROW(events->FindLink(2, 4), std::invalid_argument); // two parallel links
     EXPECT_THROW(events->FindLink(0, 6), std::invalid_argument); // 2 hosts + 4 switches
+    Simulator::Destroy();
+}
+
+TEST(LinkEvents, FindLinkTakesTheIdsOfAFileThatListsSwitchesFirst)
+{
+    // A topology file numbers its nodes as it likes: here switches 0 and 5,
+    // hosts 1-4 (the fabric's own numbering would make hosts 0-3 and the
+    // switches 4 and 5). An event names the file's nodes: link "5 3" is the
+    // third link of the file, "5 4" the fourth, "0 5" the fifth; nodes 3 and
+    // 0 share no link. Before, 3 meant the fourth host (the file's node 4),
+    // so the event took the wrong link down.
+    TopologyFileHelper helper;
+    helper.SetText("6 2 5\n0 5\n"
+                   "0 1 100Gbps 0.001ms 0\n0 2 100Gbps 0.001ms 0\n5 3 100Gbps 0.001ms 0\n"
+                   "5 4 100Gbps 0.001ms 0\n0 5 100Gbps 0.001ms 0\n",
+                   "switches-first.topo");
+    Ptr<FabricTopology> topo = helper.Install();
+    Ptr<LinkEvents> events = CreateObject<LinkEvents>();
+    events->SetTopology(topo);
+    EXPECT_EQ(events->FindLink(1, 0), 0u);
+    EXPECT_EQ(events->FindLink(3, 5), 2u);
+    EXPECT_EQ(events->FindLink(5, 4), 3u);
+    EXPECT_EQ(events->FindLink(0, 5), 4u);
+    EXPECT_THROW(events->FindLink(3, 0), std::invalid_argument);
+    EXPECT_THROW(events->FindLink(6, 0), std::invalid_argument); // 6 nodes: 0..5
+    // File node 3 is the third host the file lists.
+    const FabricTopology::Link& l = topo->GetLink(events->FindLink(3, 5));
+    EXPECT_TRUE(l.a.isHost ? l.a.index == 2 : l.b.index == 2);
     Simulator::Destroy();
 }
 
