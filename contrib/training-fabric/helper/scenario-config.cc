@@ -301,14 +301,17 @@ ParseScenarioText(const std::string& jsonText,
         nc.rto = n.TimeVal("rto", MilliSeconds(1));
         nc.cnpInterval = n.TimeVal("cnp_interval", MicroSeconds(50));
         nc.outOfOrder = n.Bool("out_of_order", false);
-        nc.oooWindow = static_cast<uint32_t>(n.UInt("ooo_window", 0, 0, 1 << 16));
+        // RdmaNic's OooWindow takes 2..65536 (a window of one packet places
+        // nothing out of order); 0 here means its default.
+        nc.oooWindow = static_cast<uint32_t>(n.UInt("ooo_window", 0, 2, 1 << 16));
         if (nc.oooWindow != 0 && !nc.outOfOrder)
         {
             n.Fail("nic.ooo_window", "needs nic.out_of_order true", json(nc.oooWindow));
         }
-        if (!nc.rto.IsStrictlyPositive())
+        if (nc.rto < NanoSeconds(1))
         {
-            n.Fail("nic.rto", "expected a positive time", json(0));
+            // RdmaNic's RetransmitTimeout minimum.
+            n.Fail("nic.rto", "expected a positive time of at least 1ns", *n.Find("rto"));
         }
         n.Finish();
     }

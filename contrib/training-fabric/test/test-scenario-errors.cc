@@ -187,6 +187,11 @@ INSTANTIATE_TEST_SUITE_P(
                 {"simulator: expected one of fabric, ns3-default, got"}},
         BadCase{"ack_interval_0", {"nic.ack_interval=0"}, {"nic.ack_interval"}},
         BadCase{"rto_0", {"nic.rto=0"}, {"nic.rto: expected a positive time"}},
+        // RdmaNic's RetransmitTimeout takes at least 1 ns (its checker aborted the run)
+        BadCase{"rto_999ps",
+                {"nic.rto=\"999ps\""},
+                {"nic.rto: expected a positive time of at least 1ns, got \"999ps\""}},
+        BadCase{"rto_half_ns", {"nic.rto=\"0.5ns\""}, {"nic.rto: expected", "at least 1ns"}},
         BadCase{"wrr_seven",
                 {"switch.wrr_weights=[1,1,1,1,1,1,1]"},
                 {"switch.wrr_weights: expected an array of 8 positive integers"}},
@@ -245,6 +250,13 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"ooo_window_without_ooo",
                 {"nic.ooo_window=64"},
                 {"nic.ooo_window: needs nic.out_of_order true"}},
+        // RdmaNic's OooWindow takes 2..65536 (its checker aborted the run)
+        BadCase{"ooo_window_1",
+                {"nic.out_of_order=true", "nic.ooo_window=1"},
+                {"nic.ooo_window: expected an integer in [2, 65536], got 1"}},
+        BadCase{"ooo_window_over",
+                {"nic.out_of_order=true", "nic.ooo_window=65537"},
+                {"nic.ooo_window: expected an integer in [2, 65536]"}},
         // control characters in keys do not break the line
         BadCase{"newline_in_key", {"bad\nkey=1"}, {"bad\\nkey: unknown key"}}),
     [](const ::testing::TestParamInfo<BadCase>& info) { return std::string(info.param.name); });
