@@ -27,6 +27,7 @@
 #include "ns3/rdma-nic.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/simulator-impl.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -67,6 +68,24 @@ ScenarioRunner::Build()
         {
             ObjectFactory scheduler(typeId);
             Simulator::SetScheduler(scheduler);
+        }
+    }
+    if (m_cfg.ranks > 1)
+    {
+        // Links between ranks hand frames to MPI (FabricRemoteChannel), which
+        // only ns-3's distributed engines have set up (tf-run --mpi under
+        // mpirun, which also sets "ranks"); without them the first such
+        // frame crashed the run.
+        const std::string impl = Simulator::GetImplementation()->GetInstanceTypeId().GetName();
+        if (impl != "ns3::DistributedSimulatorImpl" && impl != "ns3::NullMessageSimulatorImpl")
+        {
+            Simulator::Destroy();
+            const std::string n = std::to_string(m_cfg.ranks);
+            throw ScenarioError(file + ": ranks: " + n +
+                                " ranks need ns-3's MPI engine: run ./tf run " + file +
+                                " --ranks " + n + " (mpirun -np " + n +
+                                " tf-run ... --mpi granted|null), which sets ranks; without it "
+                                "ranks must be 1");
         }
     }
 

@@ -107,6 +107,8 @@ def cases():
              text="n.json: invalid JSON: [json.exception.out_of_range"),  # found by fuzzing
         Case("set-number-overflow", sets=["seed=1e999"], text=I + "seed: expected a non-negative integer"),
         Case("unknown-top-key", sets=[S("frobnicate", 1)], text=I + "frobnicate: unknown key"),
+        # Several ranks hand frames to MPI: without tf-run --mpi a run crashed or went wrong.
+        Case("ranks-without-mpi", sets=[S("ranks", 2)], text=I + "ranks: 2 ranks need ns-3's MPI engine: run ./tf run "),
     ]
     # -- --set values and paths
     c += [

@@ -87,3 +87,29 @@ TEST(FabricPartition, RanksWithoutMpiIsOneLineError)
             << e.what();
     }
 }
+
+TEST(FabricPartition, RanksWithoutTheMpiEngineIsOneLineError)
+{
+    // "ranks" above 1 outside ns-3's distributed engines (tf-run without
+    // --mpi): links between ranks would hand frames to an MPI nobody set up
+    // (tf-run crashed), so the scenario is refused, naming the way to run it.
+    ScenarioConfig cfg = ParseScenarioText(
+        R"({"topology": {"type": "leaf-spine"}, "ranks": 2,
+            "workload": {"type": "flows", "flows": [{"src": 0, "dst": 7, "bytes": 1000}]}})",
+        {},
+        "r.json");
+    EXPECT_EQ(cfg.ranks, 2u);
+    ScenarioRunner run(cfg);
+    try
+    {
+        run.Build();
+        FAIL() << "ranks 2 accepted without the MPI engine";
+    }
+    catch (const ScenarioError& e)
+    {
+        EXPECT_EQ(std::string(e.what()),
+                  "r.json: ranks: 2 ranks need ns-3's MPI engine: run ./tf run r.json --ranks 2 "
+                  "(mpirun -np 2 tf-run ... --mpi granted|null), which sets ranks; without it "
+                  "ranks must be 1");
+    }
+}
