@@ -19,6 +19,7 @@
 #include "ns3/fabric-net-device.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/global-value.h"
+#include "ns3/integer.h"
 #include "ns3/link-events.h"
 #include "ns3/mac48-address.h"
 #include "ns3/object-factory.h"
@@ -32,12 +33,134 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <filesystem>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3
 {
+
+namespace
+{
+
+/**
+ * Value \p text of congestion-control parameter \p name (`nic.cc_params`),
+ * as its attribute \p info takes it and its checker accepts; otherwise a
+ * ScenarioError of one line naming the parameter and the accepted form or
+ * range. Numbers are read here, not by ns-3's parsers, which abort on text
+ * after a number ("1.5" for an integer, "fast" for a double).
+ */
+Ptr<AttributeValue>
+CcParamValue(const std::string& file,
+             const std::string& name,
+             const std::string& text,
+             const TypeId::AttributeInformation& info)
+{
+    // NicConfig::ccParams keeps numbers and booleans as their JSON text:
+    // read them back as such (a string that looks like one counts as one).
+    nlohmann::json v = text;
+    if (!text.empty() && (std::isdigit(static_cast<unsigned char>(text[0])) || text[0] == '-' ||
+                          text == "true" || text == "false"))
+    {
+        const nlohmann::json n = nlohmann::json::parse(text, nullptr, false);
+        if (n.is_number() || n.is_boolean())
+        {
+            v = n;
+        }
+    }
+    const nlohmann::json section = {{name, v}};
+    ScenarioSection s(file, "nic.cc_params", section);
+    const Ptr<const AttributeChecker> checker = info.checker;
+    const Ptr<AttributeValue> kind = checker->Create(); // the attribute's value type
+    const bool isDouble = DynamicCast<DoubleValue>(kind) != nullptr;
+    const bool isUinteger = DynamicCast<UintegerValue>(kind) != nullptr;
+    const bool isInteger = DynamicCast<IntegerValue>(kind) != nullptr;
+    // ns-3's numeric checkers describe themselves as "<type> <min>:<max>".
+    std::string range;
+    if (isDouble || isUinteger || isInteger)
+    {
+        const std::string d = checker->GetUnderlyingTypeInformation();
+        const std::size_t space = d.rfind(' ');
+        const std::size_t colon = d.find(':', space == std::string::npos ? 0 : space);
+        if (space != std::string::npos && colon != std::string::npos)
+        {
+            range =
+                " in [" + d.substr(space + 1, colon - space - 1) + ", " + d.substr(colon + 1) + "]";
+        }
+    }
+    Ptr<AttributeValue> value;
+    std::string expected;
+    if (isDouble)
+    {
+        expected = "expected a number" + range;
+        if (v.is_number())
+        {
+            value = Create<DoubleValue>(v.get<double>());
+        }
+    }
+    else if (isUinteger)
+    {
+        expected = "expected an integer" + range;
+        if (v.is_number_unsigned())
+        {
+            value = Create<UintegerValue>(v.get<uint64_t>());
+        }
+    }
+    else if (isInteger)
+    {
+        expected = "expected an integer" + range;
+        if (v.is_number_integer() &&
+            (!v.is_number_unsigned() || v.get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX)))
+        {
+            value = Create<IntegerValue>(v.get<int64_t>());
+        }
+    }
+    else if (DynamicCast<BooleanValue>(kind))
+    {
+        expected = "expected true or false";
+        if (v.is_boolean())
+        {
+            value = Create<BooleanValue>(v.get<bool>());
+        }
+    }
+    else if (DynamicCast<EnumValue>(kind))
+    {
+        // Its checker describes itself as "a|b|c"; an unknown name would
+        // trip an assertion in EnumChecker::GetValue.
+        std::vector<std::string> names;
+        std::stringstream d(checker->GetUnderlyingTypeInformation());
+        for (std::string n; std::getline(d, n, '|');)
+        {
+            names.push_back(n);
+        }
+        expected = "expected one of " + ScenarioSection::Join(names);
+        if (v.is_string() && std::find(names.begin(), names.end(), text) != names.end())
+        {
+            value = checker->Create();
+            value->DeserializeFromString(text, checker);
+        }
+    }
+    else
+    {
+        // Text, and types the scenario has no reader for: ns-3's parser.
+        expected = "expected a value of type " + checker->GetValueTypeName();
+        value = checker->Create();
+        if (!value->DeserializeFromString(text, checker))
+        {
+            value = nullptr;
+        }
+    }
+    if (!value || !checker->Check(*value))
+    {
+        s.Fail(s.Key(name), expected, v);
+    }
+    return value;
+}
+
+} // namespace
 
 void
 ScenarioRunner::Build()
@@ -145,7 +268,8 @@ ScenarioRunner::Build()
     // Congestion-control parameters: a "Profile" (DCQCN, TIMELY) goes first;
     // the NIC expands it into every parameter it sets, then the scenario's
     // own values override.
-    std::vector<std::pair<std::string, std::string>> ccParams;
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>> ccParams;
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>> ccSingle; // all but "Profile"
     for (const auto& kv : nic.ccParams)
     {
         struct TypeId::AttributeInformation info;
@@ -163,6 +287,10 @@ ScenarioRunner::Build()
                                 nic.cc +
                                 " (valid: " + (valid.empty() ? std::string("none") : valid) + ")");
         }
+        if (kv.first != "Profile")
+        {
+            ccSingle.emplace_back(kv.first, CcParamValue(file, kv.first, kv.second, info));
+        }
     }
     auto profile = nic.ccParams.find("Profile");
     if (profile != nic.ccParams.end())
@@ -174,15 +302,9 @@ ScenarioRunner::Build()
             throw ScenarioError(file + ": nic.cc_params.Profile: unknown profile \"" +
                                 profile->second + "\"");
         }
-        ccParams.emplace_back("Profile", profile->second);
+        ccParams.emplace_back("Profile", Create<StringValue>(profile->second));
     }
-    for (const auto& kv : nic.ccParams)
-    {
-        if (kv.first != "Profile")
-        {
-            ccParams.emplace_back(kv.first, kv.second);
-        }
-    }
+    ccParams.insert(ccParams.end(), ccSingle.begin(), ccSingle.end());
     ls.SetNicAttribute("CnpInterval", TimeValue(nic.cnpInterval));
 
     ls.SetRanks(m_cfg.ranks);
@@ -210,7 +332,7 @@ ScenarioRunner::Build()
     {
         for (const auto& kv : ccParams)
         {
-            m_topo->GetNic(h)->SetCongestionControlAttribute(kv.first, StringValue(kv.second));
+            m_topo->GetNic(h)->SetCongestionControlAttribute(kv.first, *kv.second);
         }
     }
     // The routing mode's registered member, then the topology's own routing

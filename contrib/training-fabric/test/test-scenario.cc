@@ -6,12 +6,15 @@
  */
 #include "scenario-fixtures.h"
 
+#include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/rdma-congestion-ops.h"
 #include "ns3/rdma-queue-pair.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/simulator.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -410,5 +413,128 @@ TEST(Scenario, CongestionControlProfileFromTheScenarioFile)
             << msg;
         EXPECT_EQ(msg.find('\n'), std::string::npos);
     }
+    Simulator::Destroy();
+}
+
+/// The one-line error Build() gives the incast scenario with \p sets ("" if none).
+std::string
+BuildError(const std::vector<std::string>& sets)
+{
+    ScenarioRunner run(LoadScenarioFile(kIncast, sets));
+    try
+    {
+        run.Build();
+    }
+    catch (const ScenarioError& e)
+    {
+        Simulator::Destroy();
+        return e.what();
+    }
+    Simulator::Destroy();
+    return "";
+}
+
+struct BadCcParam
+{
+    const char* name;
+    const char* cc;       // nic.cc
+    const char* params;   // nic.cc_params
+    const char* expected; // the error after "<file>: "
+};
+
+void
+PrintTo(const BadCcParam& c, std::ostream* os)
+{
+    *os << c.name;
+}
+
+class BadCcParams : public ::testing::TestWithParam<BadCcParam>
+{
+};
+
+TEST_P(BadCcParams, AreOneLineErrorsNotAborts)
+{
+    // ns-3 aborted on these ("Invalid value for attribute set", or its
+    // parser's "not properly formatted"): each value is now read as its
+    // attribute's type and checked by the attribute's own checker.
+    const BadCcParam& c = GetParam();
+    const std::string msg =
+        BuildError({std::string("nic.cc=") + c.cc, std::string("nic.cc_params=") + c.params});
+    EXPECT_EQ(msg, std::string(kIncast) + ": " + c.expected);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Errors,
+    BadCcParams,
+    ::testing::Values(
+        BadCcParam{"double_above",
+                   "dcqcn",
+                   R"({"G": 2})",
+                   "nic.cc_params.G: expected a number in [0, 1], got 2"},
+        BadCcParam{"double_below",
+                   "dcqcn",
+                   R"({"G": -1})",
+                   "nic.cc_params.G: expected a number in [0, 1], got -1"},
+        BadCcParam{"double_word",
+                   "dcqcn",
+                   R"({"G": "fast"})",
+                   "nic.cc_params.G: expected a number in [0, 1], got \"fast\""},
+        BadCcParam{"double_trailing_text",
+                   "hpcc",
+                   R"({"Eta": "0.9x"})",
+                   "nic.cc_params.Eta: expected a number in [0.01, 1], got \"0.9x\""},
+        BadCcParam{"uint_fraction",
+                   "dcqcn",
+                   R"({"F": 1.5})",
+                   "nic.cc_params.F: expected an integer in [0, 4294967295], got 1.5"},
+        BadCcParam{"uint_negative",
+                   "dcqcn",
+                   R"({"F": -5})",
+                   "nic.cc_params.F: expected an integer in [0, 4294967295], got -5"},
+        BadCcParam{"uint_beyond_64_bits",
+                   "dcqcn",
+                   R"({"F": 99999999999999999999})",
+                   "nic.cc_params.F: expected an integer in [0, 4294967295], got 1e+20"},
+        BadCcParam{"uint_above_32_bits",
+                   "hpcc",
+                   R"({"MaxStage": 4294967296})",
+                   "nic.cc_params.MaxStage: expected an integer in [0, 4294967295], got "
+                   "4294967296"},
+        BadCcParam{"uint_below_minimum",
+                   "timely",
+                   R"({"SegmentBytes": 0})",
+                   "nic.cc_params.SegmentBytes: expected an integer in [1, 4294967295], got 0"},
+        BadCcParam{"bool_word",
+                   "dcqcn",
+                   R"({"ClampTargetRate": "maybe"})",
+                   "nic.cc_params.ClampTargetRate: expected true or false, got \"maybe\""},
+        BadCcParam{"bool_number",
+                   "timely",
+                   R"({"TimeScaled": 2})",
+                   "nic.cc_params.TimeScaled: expected true or false, got 2"}),
+    [](const ::testing::TestParamInfo<BadCcParam>& info) { return std::string(info.param.name); });
+
+TEST(Scenario, CongestionControlValuesReachEveryQp)
+{
+    // Numbers and booleans as JSON or as the text scenario.json writes them
+    // back ("0.5"), each set as its attribute's own type.
+    ScenarioConfig cfg = LoadScenarioFile(
+        kIncast,
+        {"nic.cc=dcqcn",
+         R"(nic.cc_params={"G": "0.5", "F": 3, "ByteCounter": "0", "ClampTargetRate": false})"});
+    ScenarioRunner run(cfg);
+    run.Build();
+    Ptr<RdmaQueuePair> qp = run.GetTopology()->Connect(1, 0, 3);
+    DoubleValue g;
+    qp->GetCongestionOps()->GetAttribute("G", g);
+    EXPECT_EQ(g.Get(), 0.5);
+    UintegerValue f;
+    qp->GetCongestionOps()->GetAttribute("F", f);
+    EXPECT_EQ(f.Get(), 3u);
+    qp->GetCongestionOps()->GetAttribute("ByteCounter", f);
+    EXPECT_EQ(f.Get(), 0u);
+    BooleanValue clamp;
+    qp->GetCongestionOps()->GetAttribute("ClampTargetRate", clamp);
+    EXPECT_FALSE(clamp.Get());
     Simulator::Destroy();
 }
