@@ -118,6 +118,35 @@ CcParamValue(const std::string& file,
             value = Create<IntegerValue>(v.get<int64_t>());
         }
     }
+    else if (DynamicCast<TimeValue>(kind))
+    {
+        // As every time of a scenario: with its unit, or 0 (ns-3's parser
+        // read a bare 55 as 55 s).
+        value = Create<TimeValue>(s.TimeVal(name, Time(0)));
+        expected = "expected a time the attribute takes";
+        const auto takes = [&checker](int64_t ps) {
+            return checker->Check(TimeValue(PicoSeconds(ps)));
+        };
+        int64_t lo = 0;
+        int64_t hi = static_cast<int64_t>(ScenarioLimits::kMaxTimeSeconds) * 1000000000000;
+        if (!takes(lo) && takes(hi))
+        {
+            // The checkers bound times from below: the least time taken.
+            while (hi - lo > 1)
+            {
+                const int64_t mid = lo + (hi - lo) / 2;
+                (takes(mid) ? hi : lo) = mid;
+            }
+            expected = "expected a time of at least " + TimeToText(PicoSeconds(hi));
+        }
+    }
+    else if (DynamicCast<DataRateValue>(kind))
+    {
+        // As every rate of a scenario: with its unit (ns-3's parser read a
+        // bare 40 as 40 bit/s).
+        value = Create<DataRateValue>(s.Rate(name, DataRate()));
+        expected = "expected a data rate the attribute takes";
+    }
     else if (DynamicCast<BooleanValue>(kind))
     {
         expected = "expected true or false";

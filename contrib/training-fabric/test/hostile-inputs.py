@@ -212,6 +212,11 @@ def cases():
         Case("cc-param-fraction", sets=[S("nic.cc", "dcqcn"), S("nic.cc_params", {"F": 1.5})], text="nic.cc_params.F: expected an integer in [0, 4294967295], got 1.5"),
         Case("cc-param-uint-negative", sets=[S("nic.cc", "dcqcn"), S("nic.cc_params", {"F": -5})], text="nic.cc_params.F: expected an integer in [0, 4294967295], got -5"),
         Case("cc-param-uint-huge", sets=[S("nic.cc", "dcqcn"), "nic.cc_params={\"F\": 99999999999999999999}"], text="nic.cc_params.F: expected an integer in [0, 4294967295]"),
+        # Times and rates need their unit (ns-3 read a bare 55 as 55 s, 40 as 40 bit/s).
+        Case("cc-param-time-unitless", sets=[S("nic.cc", "dcqcn"), S("nic.cc_params", {"IncreasePeriod": 55})], text="nic.cc_params.IncreasePeriod: expected a time such as"),
+        Case("cc-param-time-word", sets=[S("nic.cc", "dcqcn"), S("nic.cc_params", {"AlphaPeriod": "soon"})], text="nic.cc_params.AlphaPeriod: expected a non-negative time such as"),
+        Case("cc-param-time-minimum", sets=[S("nic.cc", "timely"), S("nic.cc_params", {"MinRtt": "1ps"})], text="nic.cc_params.MinRtt: expected a time of at least 1ns"),
+        Case("cc-param-rate-unitless", sets=[S("nic.cc", "dcqcn"), S("nic.cc_params", {"RateAI": 40})], text="nic.cc_params.RateAI: expected a data rate such as"),
         Case("cc-param-bool", sets=[S("nic.cc", "dcqcn"), S("nic.cc_params", {"ClampTargetRate": "maybe"})], text="nic.cc_params.ClampTargetRate: expected true or false"),
         Case("ack-interval-zero", sets=[S("nic.ack_interval", 0)], text="nic.ack_interval"),
         Case("rto-zero", sets=[S("nic.rto", 0)], text="nic.rto: expected a positive time"),

@@ -511,7 +511,40 @@ INSTANTIATE_TEST_SUITE_P(
         BadCcParam{"bool_number",
                    "timely",
                    R"({"TimeScaled": 2})",
-                   "nic.cc_params.TimeScaled: expected true or false, got 2"}),
+                   "nic.cc_params.TimeScaled: expected true or false, got 2"},
+        // Times and rates need their unit, as everywhere in a scenario:
+        // ns-3 read a bare 55 as 55 s and 40 as 40 bit/s.
+        BadCcParam{"time_unitless",
+                   "dcqcn",
+                   R"({"IncreasePeriod": 55})",
+                   "nic.cc_params.IncreasePeriod: expected a time such as \"1us\" or \"10ms\", "
+                   "got 55"},
+        BadCcParam{"time_unitless_text",
+                   "timely",
+                   R"({"Tlow": "50"})",
+                   "nic.cc_params.Tlow: expected a time such as \"1us\" or \"10ms\", got 50"},
+        BadCcParam{"time_word",
+                   "dcqcn",
+                   R"({"AlphaPeriod": "soon"})",
+                   "nic.cc_params.AlphaPeriod: expected a non-negative time such as \"1us\" or "
+                   "\"10ms\", got \"soon\""},
+        BadCcParam{"time_below_minimum",
+                   "timely",
+                   R"({"MinRtt": "500ps"})",
+                   "nic.cc_params.MinRtt: expected a time of at least 1ns, got \"500ps\""},
+        BadCcParam{"time_zero_below_minimum",
+                   "dcqcn",
+                   R"({"AlphaPeriod": 0})",
+                   "nic.cc_params.AlphaPeriod: expected a time of at least 1ns, got 0"},
+        BadCcParam{"rate_unitless",
+                   "dcqcn",
+                   R"({"RateAI": 40})",
+                   "nic.cc_params.RateAI: expected a data rate such as \"100Gbps\", got 40"},
+        BadCcParam{"rate_word",
+                   "timely",
+                   R"({"MinRate": "slow"})",
+                   "nic.cc_params.MinRate: expected a positive data rate such as \"100Gbps\", "
+                   "got \"slow\""}),
     [](const ::testing::TestParamInfo<BadCcParam>& info) { return std::string(info.param.name); });
 
 TEST(Scenario, CongestionControlValuesReachEveryQp)
@@ -521,7 +554,9 @@ TEST(Scenario, CongestionControlValuesReachEveryQp)
     ScenarioConfig cfg = LoadScenarioFile(
         kIncast,
         {"nic.cc=dcqcn",
-         R"(nic.cc_params={"G": "0.5", "F": 3, "ByteCounter": "0", "ClampTargetRate": false})"});
+         R"(nic.cc_params={"G": "0.5", "F": 3, "ByteCounter": "0", "ClampTargetRate": false,
+                           "IncreasePeriod": "300us", "RateReducePeriod": 0,
+                           "RateAI": "5Mbps"})"});
     ScenarioRunner run(cfg);
     run.Build();
     Ptr<RdmaQueuePair> qp = run.GetTopology()->Connect(1, 0, 3);
@@ -536,5 +571,13 @@ TEST(Scenario, CongestionControlValuesReachEveryQp)
     BooleanValue clamp;
     qp->GetCongestionOps()->GetAttribute("ClampTargetRate", clamp);
     EXPECT_FALSE(clamp.Get());
+    TimeValue t;
+    qp->GetCongestionOps()->GetAttribute("IncreasePeriod", t);
+    EXPECT_EQ(t.Get(), MicroSeconds(300));
+    qp->GetCongestionOps()->GetAttribute("RateReducePeriod", t);
+    EXPECT_EQ(t.Get(), Time(0));
+    DataRateValue r;
+    qp->GetCongestionOps()->GetAttribute("RateAI", r);
+    EXPECT_EQ(r.Get(), DataRate("5Mbps"));
     Simulator::Destroy();
 }
