@@ -1,5 +1,9 @@
 /*
  * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * FabricFrame's pool and its packet-backed paths. What reads or writes the
+ * header bytes a frame holds (BuildPacket, SetEcn, AppendIntRecord, the INT
+ * block) is in roce-frame.cc, with the rest of the wire format's bytes.
  */
 #include "fabric-frame.h"
 
@@ -10,7 +14,7 @@
 namespace ns3
 {
 
-static_assert(sizeof(FabricFrame) <= 64, "a frame is one cache line");
+static_assert(sizeof(FabricFrame) <= 256, "a frame is four cache lines at most");
 
 namespace
 {
@@ -22,15 +26,21 @@ namespace
 BlockPool&
 FramePool()
 {
-    static BlockPool* pool = new BlockPool(sizeof(FabricFrame), 512, 64);
+    static BlockPool* pool = new BlockPool(sizeof(FabricFrame), 256, 64);
     return *pool;
 }
 } // namespace
 
 FabricFrame*
+FabricFrame::Allocate()
+{
+    return new (FramePool().Allocate()) FabricFrame();
+}
+
+FabricFrame*
 FabricFrame::Adopt(Packet* p)
 {
-    FabricFrame* f = new (FramePool().Allocate()) FabricFrame();
+    FabricFrame* f = Allocate();
     f->m_packet = p;
     f->Refresh();
     return f;
@@ -44,18 +54,6 @@ FabricFrame::Make(const Ptr<Packet>& p)
     return Adopt(raw);
 }
 
-FabricFrame*
-FabricFrame::Make(const Ptr<Packet>& p, const RoceFrameInfo& info)
-{
-    FabricFrame* f = new (FramePool().Allocate()) FabricFrame();
-    f->m_packet = PeekPointer(p);
-    f->m_packet->Ref();
-    f->m_size = f->m_packet->GetSize();
-    f->m_roce = true;
-    f->m_info = info;
-    return f;
-}
-
 void
 FabricFrame::Free(FabricFrame* f)
 {
@@ -63,7 +61,10 @@ FabricFrame::Free(FabricFrame* f)
     {
         return;
     }
-    f->m_packet->Unref();
+    if (f->m_packet)
+    {
+        f->m_packet->Unref();
+    }
     f->~FabricFrame();
     FramePool().Release(f);
 }
@@ -71,31 +72,9 @@ FabricFrame::Free(FabricFrame* f)
 void
 FabricFrame::Refresh()
 {
-    m_size = m_packet->GetSize();
-    m_roce = ParseRoceFrame(*m_packet, m_info);
-}
-
-void
-FabricFrame::SetEcn(uint8_t ecn)
-{
-    SetIpv4Ecn(GetPacket(), ecn);
-    if (m_roce)
-    {
-        m_info.ecn = ecn & 0x3;
-    }
-}
-
-bool
-FabricFrame::AppendIntRecord(const IntRecord& rec)
-{
-    if (!ns3::AppendIntRecord(GetPacket(), rec))
-    {
-        return false;
-    }
-    // The record is inside the IPv4 and UDP lengths: the payload stays.
-    m_size += roce::kIntRecordBytes;
-    m_info.intHops++;
-    return true;
+    Packet& p = PeekPacket();
+    m_size = p.GetSize();
+    m_roce = ParseRoceFrame(p, m_info);
 }
 
 } // namespace ns3

@@ -19,15 +19,23 @@ namespace ns3
 
 /**
  * \ingroup training-fabric
- * \brief A frame on its way through the fabric: the packet, its size and
+ * \brief A frame on its way through the fabric: its bytes, its size and
  * what every hop reads of its headers (RoceFrameInfo), parsed once when
  * the frame enters the fabric instead of at every switch and at the NIC.
  *
- * In a large fabric the frame is cold at each hop; a switch reads this one
- * block (one cache line) and touches the packet and its buffer only when it
- * changes them (ECN marking, INT) or a trace wants them. The two
- * mutators below keep the packet's bytes and the parse in step; a packet
- * changed otherwise (a user's DequeueCallback) is parsed again (Refresh).
+ * The bytes are an ns-3 Packet, or, for a frame the NIC built
+ * (RoceFrameBuilder::BuildFabricFrame), its header bytes held here, all
+ * that follows them being zeros (payload, ICRC, padding): the Packet is
+ * then built only when something asks for it (PeekPacket, GetPacket: a
+ * trace with a sink, pcap, the path monitor, a DequeueCallback, another
+ * MPI rank) and is the frame's bytes from then on. A Packet built so holds
+ * exactly the bytes RoceFrameBuilder::Build would have given it.
+ *
+ * In a large fabric the frame is cold at each hop; a switch reads the
+ * first cache line (the parse) and touches the bytes only when it changes
+ * them (ECN marking, INT) or a trace wants them. The two mutators below
+ * keep the bytes and the parse in step; a packet changed otherwise (a
+ * user's DequeueCallback) is parsed again (Refresh).
  *
  * Frames come from a pool: Make or Adopt takes one, Free gives it back.
  * A frame has one owner at a time (a port's queue, a cable, the receiver
@@ -41,25 +49,35 @@ class FabricFrame
     static FabricFrame* Make(const Ptr<Packet>& p);
     /// \return a frame adopting the caller's one reference to \p p, parsed
     static FabricFrame* Adopt(Packet* p);
-    /**
-     * \return a frame holding a new reference to \p p, whose parse the
-     *         caller has (RoceFrameBuilder, from the bytes it wrote)
-     * \param info ParseRoceFrame's output for \p p, which returned true
-     */
-    static FabricFrame* Make(const Ptr<Packet>& p, const RoceFrameInfo& info);
     /// Release the packet reference and return \p f (may be nullptr) to the pool.
     static void Free(FabricFrame* f);
 
-    /// \return the packet (a new reference)
+    /// The most header bytes a frame holds: Ethernet, IPv4, UDP, BTH, AETH, a full INT block.
+    static constexpr uint32_t kMaxHeaderBytes =
+        roce::kEthernetHeaderBytes + roce::kIpv4HeaderBytes + roce::kUdpHeaderBytes +
+        roce::kBthBytes + roce::kAethBytes + roce::kIntShimBytes +
+        roce::kIntMaxHops * roce::kIntRecordBytes;
+
+    /// \return the packet (a new reference; built now if the frame holds its header bytes)
     Ptr<Packet> GetPacket() const
     {
-        return Ptr<Packet>(m_packet);
+        return Ptr<Packet>(&PeekPacket());
     }
 
-    /// \return the packet, no reference taken (valid while the frame is)
+    /// \return the packet, no reference taken, valid while the frame is (built now if needed)
     Packet& PeekPacket() const
     {
+        if (!m_packet)
+        {
+            BuildPacket();
+        }
         return *m_packet;
+    }
+
+    /// \return true if the frame's bytes are a Packet (false: header bytes held here)
+    bool HasPacket() const
+    {
+        return m_packet != nullptr;
     }
 
     /// \return the packet's size in bytes (as stored: no FCS, no L1 overhead)
@@ -83,23 +101,37 @@ class FabricFrame
     /// Read the size and the headers again (the packet was changed from outside).
     void Refresh();
 
-    /// Set the IPv4 ECN field (SetIpv4Ecn) of a RoCE frame, in packet and parse.
+    /// Set the IPv4 ECN field (SetIpv4Ecn) of a RoCE frame, in its bytes and parse.
     void SetEcn(uint8_t ecn);
 
     /**
-     * Append one INT record (AppendIntRecord), in packet and parse.
+     * Append one INT record (AppendIntRecord), in bytes and parse.
      * \return false if the frame has no INT shim or it is full
      */
     bool AppendIntRecord(const IntRecord& rec);
 
+    /// CopyIntBlock of the frame's bytes (its INT shim and records).
+    uint32_t CopyIntBlock(uint8_t* out, uint32_t max) const;
+    /// ReadIntRecords of the frame's bytes.
+    uint32_t ReadIntRecords(IntRecord* out, uint32_t max) const;
+
   private:
+    friend class RoceFrameBuilder;
+
     FabricFrame() = default;
     ~FabricFrame() = default;
 
-    Packet* m_packet{nullptr}; //!< one reference, owned
-    uint32_t m_size{0};        //!< m_packet->GetSize()
-    bool m_roce{false};        //!< ParseRoceFrame's result
-    RoceFrameInfo m_info;      //!< the parse
+    /// \return a new frame from the pool, no bytes yet
+    static FabricFrame* Allocate();
+    /// Build m_packet from the header bytes held here (PeekPacket).
+    void BuildPacket() const;
+
+    mutable Packet* m_packet{nullptr}; //!< one reference, owned; nullptr while m_hdrLen > 0
+    uint32_t m_size{0};                //!< bytes of the frame (as stored)
+    mutable uint16_t m_hdrLen{0};      //!< header bytes in m_hdr (0: the packet has the bytes)
+    bool m_roce{false};                //!< ParseRoceFrame's result
+    RoceFrameInfo m_info;              //!< the parse
+    uint8_t m_hdr[kMaxHeaderBytes];    //!< the header bytes; zeros follow them to m_size
 };
 
 /**

@@ -529,7 +529,7 @@ FabricNetDevice::Receive(FabricFrame* f)
     // MAC control frames (PFC among them) are minimum-size (60 B without
     // FCS); only those need a look at the EtherType. They end here.
     const uint32_t size = f->GetSize();
-    if (size == roce::kMinFrameBytes && IsMacControlFrame(f->PeekPacket()))
+    if (size == roce::kMinFrameBytes && !f->IsRoce() && IsMacControlFrame(f->PeekPacket()))
     {
         HandlePfc(f->GetPacket());
         FabricFrame::Free(f);
@@ -766,13 +766,18 @@ FabricNetDevice::NotifyLinkChange(bool up)
 void
 FabricNetDevice::LinkDownLoss(FabricFrame* f)
 {
-    if (f->GetSize() == roce::kMinFrameBytes && IsMacControlFrame(f->PeekPacket()))
+    if (f->GetSize() == roce::kMinFrameBytes && !f->IsRoce() && IsMacControlFrame(f->PeekPacket()))
     {
         FabricFrame::Free(f); // a PFC frame: not a drop of the data path
         return;
     }
     NS_LOG_DEBUG("port " << m_portIndex << " lost a frame on its dead link");
     m_counters.linkDownDrops++;
+    if (m_linkDownDropTrace.IsEmpty())
+    {
+        FabricFrame::Free(f);
+        return;
+    }
     const Ptr<const Packet> p = f->GetPacket();
     FabricFrame::Free(f);
     m_linkDownDropTrace(p);

@@ -323,6 +323,11 @@ FabricSwitch::Drop(FabricFrame* f, uint32_t inPort, DropReason reason)
 {
     NS_LOG_DEBUG(m_name << " drop on port " << inPort << ": " << DropReasonName(reason));
     m_counters.drops[reason]++;
+    if (m_dropTrace.IsEmpty())
+    {
+        FabricFrame::Free(f);
+        return;
+    }
     const Ptr<const Packet> p = f->GetPacket();
     FabricFrame::Free(f);
     m_dropTrace(p, inPort, reason);

@@ -420,7 +420,7 @@ RdmaNic::ReceiveFrame(FabricNetDevice* dev, FabricFrame* f)
     const RoceFrameInfo& info = f->GetInfo();
     if (info.opcode == roce::kOpAcknowledge)
     {
-        ReceiveAck(info, f->PeekPacket());
+        ReceiveAck(info, *f);
     }
     else if (info.opcode == roce::kOpCnp)
     {
@@ -438,12 +438,12 @@ RdmaNic::ReceiveFrame(FabricNetDevice* dev, FabricFrame* f)
     }
     else
     {
-        ReceiveData(info, f->PeekPacket());
+        ReceiveData(info, *f);
     }
 }
 
 void
-RdmaNic::ReceiveData(const RoceFrameInfo& info, const Packet& p)
+RdmaNic::ReceiveData(const RoceFrameInfo& info, const FabricFrame& f)
 {
     const uint32_t rqpn = info.destQp - 2;
     if (rqpn >= m_recvQps.size())
@@ -471,7 +471,7 @@ RdmaNic::ReceiveData(const RoceFrameInfo& info, const Packet& p)
     const uint32_t diff = (info.psn - r.expectedPsn) & kPsnMask;
     if (info.hasInt)
     {
-        r.intBytes = CopyIntBlock(p, info, r.intBlock, sizeof(r.intBlock));
+        r.intBytes = f.CopyIntBlock(r.intBlock, sizeof(r.intBlock));
     }
     if (diff == 0)
     {
@@ -630,7 +630,7 @@ RdmaNic::SendAck(uint32_t rqpn, uint32_t psn, bool nak)
 }
 
 void
-RdmaNic::ReceiveAck(const RoceFrameInfo& info, const Packet& p)
+RdmaNic::ReceiveAck(const RoceFrameInfo& info, const FabricFrame& f)
 {
     const uint32_t qpn = info.destQp - 2;
     if (qpn >= m_sendQps.size())
@@ -648,7 +648,7 @@ RdmaNic::ReceiveAck(const RoceFrameInfo& info, const Packet& p)
         m_counters.acksRx++;
     }
     IntRecord hops[roce::kIntMaxHops];
-    const uint32_t nHops = info.hasInt ? ReadIntRecords(p, info, hops, roce::kIntMaxHops) : 0;
+    const uint32_t nHops = info.hasInt ? f.ReadIntRecords(hops, roce::kIntMaxHops) : 0;
     m_sendQps[qpn]->ReceiveAck(info.psn, nak, info.becn, info.hasInt ? hops : nullptr, nHops);
 }
 

@@ -140,8 +140,8 @@ class RdmaNic : public Object, private FabricPortHandler
     /// Fire the MessageComplete trace (the QPs' acknowledgement callback).
     void MessageAcked(Ptr<RdmaQueuePair> qp, uint64_t seq, uint64_t bytes);
     void Wake();
-    void ReceiveData(const RoceFrameInfo& info, const Packet& p);
-    void ReceiveAck(const RoceFrameInfo& info, const Packet& p);
+    void ReceiveData(const RoceFrameInfo& info, const FabricFrame& f);
+    void ReceiveAck(const RoceFrameInfo& info, const FabricFrame& f);
     void SendAck(uint32_t rqpn, uint32_t psn, bool nak);
     /// OutOfOrder: place a packet \p diff PSNs beyond the expected one.
     void Place(uint32_t rqpn, const RoceFrameInfo& info, uint32_t diff);

@@ -289,11 +289,12 @@ CopyIntBlock(const Packet& p, const RoceFrameInfo& info, uint8_t* out, uint32_t 
     return len;
 }
 
-uint32_t
-ReadIntRecords(const Packet& p, const RoceFrameInfo& info, IntRecord* out, uint32_t max)
+namespace
 {
-    uint8_t block[roce::kIntShimBytes + roce::kIntMaxHops * roce::kIntRecordBytes];
-    const uint32_t len = CopyIntBlock(p, info, block, sizeof(block));
+/// The records of an INT block (shim first) of \p len bytes (0: none), at most \p max.
+uint32_t
+DecodeIntBlock(const uint8_t* block, uint32_t len, IntRecord* out, uint32_t max)
+{
     if (len == 0)
     {
         return 0;
@@ -308,6 +309,64 @@ ReadIntRecords(const Packet& p, const RoceFrameInfo& info, IntRecord* out, uint3
         out[i].rateMbps = Get32(r + 12);
     }
     return hops;
+}
+
+/**
+ * Append \p rec to the INT block of a frame whose first \p oldLen bytes
+ * (headers to the last INT record) are \p b, parsed as \p info (INT
+ * shim present, not full); \p b has room for one more record. Updates the
+ * hop count, the IPv4 and UDP lengths and the IPv4 checksum.
+ */
+void
+AppendIntBytes(uint8_t* b, uint32_t oldLen, const RoceFrameInfo& info, const IntRecord& rec)
+{
+    uint8_t* r = b + oldLen;
+    Put32(r, rec.timestampNs);
+    Put32(r + 4, rec.txBytes);
+    Put32(r + 8, rec.qlenBytes);
+    Put32(r + 12, rec.rateMbps);
+    b[IntShimOffset(info)] = static_cast<uint8_t>(info.intHops + 1);
+    Put16(b + kIp + 2, static_cast<uint16_t>(Get16(b + kIp + 2) + roce::kIntRecordBytes));
+    Put16(b + kUdp + 4, static_cast<uint16_t>(Get16(b + kUdp + 4) + roce::kIntRecordBytes));
+    Put16(b + kIp + 10, 0);
+    Put16(b + kIp + 10, Ipv4Checksum(b + kIp));
+}
+
+/**
+ * Set the ECN field of the IPv4 frame whose first bytes (Ethernet and
+ * IPv4 headers) are \p b, updating the checksum (RFC 1624).
+ * \return false if \p b is not IPv4 or the field already holds \p ecn
+ */
+bool
+SetEcnBytes(uint8_t* b, uint8_t ecn)
+{
+    if (Get16(b + 12) != 0x0800 || b[kIp] != 0x45)
+    {
+        return false;
+    }
+    const uint8_t oldTos = b[kIp + 1];
+    const uint8_t newTos = static_cast<uint8_t>((oldTos & 0xfc) | (ecn & 0x3));
+    if (newTos == oldTos)
+    {
+        return false;
+    }
+    // RFC 1624 eq. 3, HC' = ~(~HC + ~m + m'), with m the 16-bit word holding
+    // the TOS byte (version/IHL in its high byte).
+    const uint16_t oldWord = static_cast<uint16_t>(b[kIp] << 8 | oldTos);
+    const uint16_t newWord = static_cast<uint16_t>(b[kIp] << 8 | newTos);
+    const uint32_t sum = static_cast<uint16_t>(~Get16(b + kIp + 10)) +
+                         static_cast<uint16_t>(~oldWord) + static_cast<uint32_t>(newWord);
+    b[kIp + 1] = newTos;
+    Put16(b + kIp + 10, static_cast<uint16_t>(~FoldSum(sum)));
+    return true;
+}
+} // namespace
+
+uint32_t
+ReadIntRecords(const Packet& p, const RoceFrameInfo& info, IntRecord* out, uint32_t max)
+{
+    uint8_t block[roce::kIntShimBytes + roce::kIntMaxHops * roce::kIntRecordBytes];
+    return DecodeIntBlock(block, CopyIntBlock(p, info, block, sizeof(block)), out, max);
 }
 
 bool
@@ -326,16 +385,7 @@ AppendIntRecord(Ptr<Packet> p, const IntRecord& rec)
     {
         return false;
     }
-    uint8_t* r = b + oldLen;
-    Put32(r, rec.timestampNs);
-    Put32(r + 4, rec.txBytes);
-    Put32(r + 8, rec.qlenBytes);
-    Put32(r + 12, rec.rateMbps);
-    b[off] = static_cast<uint8_t>(info.intHops + 1);
-    Put16(b + kIp + 2, static_cast<uint16_t>(Get16(b + kIp + 2) + roce::kIntRecordBytes));
-    Put16(b + kUdp + 4, static_cast<uint16_t>(Get16(b + kUdp + 4) + roce::kIntRecordBytes));
-    Put16(b + kIp + 10, 0);
-    Put16(b + kIp + 10, Ipv4Checksum(b + kIp));
+    AppendIntBytes(b, oldLen, info, rec);
     p->RemoveAtStart(oldLen);
     p->AddHeader(RawBytesHeader(b, oldLen + roce::kIntRecordBytes));
     return true;
@@ -345,24 +395,10 @@ void
 SetIpv4Ecn(Ptr<Packet> p, uint8_t ecn)
 {
     uint8_t b[kUdp]; // Ethernet + IPv4
-    if (p->CopyData(b, sizeof(b)) != sizeof(b) || Get16(b + 12) != 0x0800 || b[kIp] != 0x45)
+    if (p->CopyData(b, sizeof(b)) != sizeof(b) || !SetEcnBytes(b, ecn))
     {
         return;
     }
-    const uint8_t oldTos = b[kIp + 1];
-    const uint8_t newTos = static_cast<uint8_t>((oldTos & 0xfc) | (ecn & 0x3));
-    if (newTos == oldTos)
-    {
-        return;
-    }
-    // RFC 1624 eq. 3, HC' = ~(~HC + ~m + m'), with m the 16-bit word holding
-    // the TOS byte (version/IHL in its high byte).
-    const uint16_t oldWord = static_cast<uint16_t>(b[kIp] << 8 | oldTos);
-    const uint16_t newWord = static_cast<uint16_t>(b[kIp] << 8 | newTos);
-    const uint32_t sum = static_cast<uint16_t>(~Get16(b + kIp + 10)) +
-                         static_cast<uint16_t>(~oldWord) + static_cast<uint32_t>(newWord);
-    b[kIp + 1] = newTos;
-    Put16(b + kIp + 10, static_cast<uint16_t>(~FoldSum(sum)));
     p->RemoveAtStart(sizeof(b));
     p->AddHeader(RawBytesHeader(b, sizeof(b)));
 }
@@ -438,37 +474,74 @@ RoceFrameBuilder::BuildFabricFrame(uint8_t opcode,
                                    const uint8_t* intBlock,
                                    uint32_t intBytes) const
 {
-    RoceFrameInfo info;
-    const Ptr<Packet> p = BuildFrame(opcode,
-                                     m_image[kBth + 1],
-                                     psn,
-                                     ackReq,
-                                     payloadBytes,
-                                     ecn,
-                                     aeth,
-                                     becn,
-                                     intBlock,
-                                     intBytes,
-                                     &info);
-    return FabricFrame::Make(p, info);
+    return NewFrame(opcode,
+                    m_image[kBth + 1],
+                    psn,
+                    ackReq,
+                    payloadBytes,
+                    ecn,
+                    aeth,
+                    becn,
+                    intBlock,
+                    intBytes);
 }
 
 FabricFrame*
 RoceFrameBuilder::BuildCnpFrame(uint8_t ecn) const
 {
-    RoceFrameInfo info;
-    const Ptr<Packet> p = BuildFrame(roce::kOpCnp,
-                                     0x00,
-                                     0,
-                                     false,
-                                     roce::kCnpPayloadBytes,
-                                     ecn,
-                                     nullptr,
-                                     true,
-                                     nullptr,
-                                     0,
-                                     &info);
-    return FabricFrame::Make(p, info);
+    // As BuildCnp.
+    return NewFrame(roce::kOpCnp,
+                    0x00,
+                    0,
+                    false,
+                    roce::kCnpPayloadBytes,
+                    ecn,
+                    nullptr,
+                    true,
+                    nullptr,
+                    0);
+}
+
+FabricFrame*
+RoceFrameBuilder::NewFrame(uint8_t opcode,
+                           uint8_t bthByte1,
+                           uint32_t psn,
+                           bool ackReq,
+                           uint32_t payloadBytes,
+                           uint8_t ecn,
+                           const AethHeader* aeth,
+                           bool becn,
+                           const uint8_t* intBlock,
+                           uint32_t intBytes) const
+{
+    FabricFrame* f = FabricFrame::Allocate();
+    uint32_t zeros = 0;
+    const uint32_t headerBytes = WriteHeaders(f->m_hdr,
+                                              opcode,
+                                              bthByte1,
+                                              psn,
+                                              ackReq,
+                                              payloadBytes,
+                                              ecn,
+                                              aeth,
+                                              becn,
+                                              intBlock,
+                                              intBytes,
+                                              zeros);
+    f->m_hdrLen = static_cast<uint16_t>(headerBytes);
+    f->m_size = headerBytes + zeros;
+    // The parse reads what ParseRoceFrame would read of the frame: its
+    // first kParseBytes, the zero bytes after the headers included.
+    const uint32_t n = std::min(kParseBytes, f->m_size);
+    uint8_t b[kParseBytes];
+    std::memcpy(b, f->m_hdr, std::min(headerBytes, n));
+    if (headerBytes < n)
+    {
+        std::memset(b + headerBytes, 0, n - headerBytes);
+    }
+    f->m_roce = ParseRoceBytes(b, n, f->m_info);
+    NS_ASSERT(f->m_roce);
+    return f;
 }
 
 Ptr<Packet>
@@ -497,11 +570,47 @@ RoceFrameBuilder::BuildFrame(uint8_t opcode,
                              const AethHeader* aeth,
                              bool becn,
                              const uint8_t* intBlock,
-                             uint32_t intBytes,
-                             RoceFrameInfo* info) const
+                             uint32_t intBytes) const
+{
+    uint8_t b[FabricFrame::kMaxHeaderBytes];
+    uint32_t zeros = 0;
+    const uint32_t headerBytes = WriteHeaders(b,
+                                              opcode,
+                                              bthByte1,
+                                              psn,
+                                              ackReq,
+                                              payloadBytes,
+                                              ecn,
+                                              aeth,
+                                              becn,
+                                              intBlock,
+                                              intBytes,
+                                              zeros);
+    // Everything after the headers is zero bytes: the payload, the ICRC
+    // (carried, not computed: an IcrcTrailer of value 0 writes the same four
+    // zeros) and the Ethernet padding of short frames, which follows the MAC
+    // client data. One zero area holds them: no allocation, no memset, and
+    // (unlike AddPaddingAtEnd) really zero.
+    Ptr<Packet> p = Create<Packet>(zeros);
+    p->AddHeader(RawBytesHeader(b, headerBytes));
+    return p;
+}
+
+uint32_t
+RoceFrameBuilder::WriteHeaders(uint8_t* b,
+                               uint8_t opcode,
+                               uint8_t bthByte1,
+                               uint32_t psn,
+                               bool ackReq,
+                               uint32_t payloadBytes,
+                               uint8_t ecn,
+                               const AethHeader* aeth,
+                               bool becn,
+                               const uint8_t* intBlock,
+                               uint32_t intBytes,
+                               uint32_t& zeros) const
 {
     constexpr uint32_t kMaxInt = roce::kIntShimBytes + roce::kIntMaxHops * roce::kIntRecordBytes;
-    uint8_t b[kAeth + roce::kAethBytes + kMaxInt];
     std::memcpy(b, m_image, kAeth);
     uint32_t headerBytes = kAeth;
     if (aeth)
@@ -536,28 +645,98 @@ RoceFrameBuilder::BuildFrame(uint8_t opcode,
     b[kBth + 8] = ackReq ? 0x80 : 0;
     Put24(b + kBth + 9, psn & 0xffffff);
 
-    // Everything after the headers is zero bytes: the payload, the ICRC
-    // (carried, not computed: an IcrcTrailer of value 0 writes the same four
-    // zeros) and the Ethernet padding of short frames, which follows the MAC
-    // client data. One zero area holds them: no allocation, no memset, and
-    // (unlike AddPaddingAtEnd) really zero.
+    // The payload, the ICRC (carried, not computed: zeros) and the
+    // Ethernet padding of short frames, which follows the MAC client data.
     const uint32_t size = headerBytes + payloadBytes + roce::kIcrcBytes;
     const uint32_t pad = size < roce::kMinFrameBytes ? roce::kMinFrameBytes - size : 0;
-    Ptr<Packet> p = Create<Packet>(payloadBytes + roce::kIcrcBytes + pad);
-    p->AddHeader(RawBytesHeader(b, headerBytes));
-    if (info)
+    zeros = payloadBytes + roce::kIcrcBytes + pad;
+    return headerBytes;
+}
+
+// ------------------------------------------------- FabricFrame's header bytes
+
+void
+FabricFrame::BuildPacket() const
+{
+    NS_ASSERT(m_hdrLen > 0);
+    // As RoceFrameBuilder::BuildFrame: the headers, then zeros.
+    Ptr<Packet> p = Create<Packet>(m_size - m_hdrLen);
+    p->AddHeader(RawBytesHeader(m_hdr, m_hdrLen));
+    m_packet = PeekPointer(p);
+    m_packet->Ref();
+    m_hdrLen = 0; // the packet holds the bytes from now on
+}
+
+void
+FabricFrame::SetEcn(uint8_t ecn)
+{
+    if (m_packet)
     {
-        // What ParseRoceFrame would read back: the first kParseBytes of the
-        // frame, the zero bytes after the headers included.
-        const uint32_t n = std::min(kParseBytes, size + pad);
-        if (headerBytes < n)
-        {
-            std::memset(b + headerBytes, 0, n - headerBytes);
-        }
-        [[maybe_unused]] const bool roce = ParseRoceBytes(b, n, *info);
-        NS_ASSERT(roce);
+        SetIpv4Ecn(GetPacket(), ecn);
     }
-    return p;
+    else
+    {
+        SetEcnBytes(m_hdr, ecn);
+    }
+    if (m_roce)
+    {
+        m_info.ecn = ecn & 0x3;
+    }
+}
+
+bool
+FabricFrame::AppendIntRecord(const IntRecord& rec)
+{
+    if (!m_roce || !m_info.hasInt || m_info.intHops >= roce::kIntMaxHops)
+    {
+        return false;
+    }
+    // The builder writes the INT block last: the headers end after its
+    // records. (A block whose shim claims more records than were written
+    // takes the packet's way, which reads the zeros after the headers.)
+    const uint32_t oldLen =
+        IntShimOffset(m_info) + roce::kIntShimBytes + m_info.intHops * roce::kIntRecordBytes;
+    if (!m_packet && oldLen == m_hdrLen)
+    {
+        AppendIntBytes(m_hdr, oldLen, m_info, rec);
+        m_hdrLen = static_cast<uint16_t>(oldLen + roce::kIntRecordBytes);
+    }
+    else if (!ns3::AppendIntRecord(GetPacket(), rec))
+    {
+        return false;
+    }
+    // The record is inside the IPv4 and UDP lengths: the payload stays.
+    m_size += roce::kIntRecordBytes;
+    m_info.intHops++;
+    return true;
+}
+
+uint32_t
+FabricFrame::CopyIntBlock(uint8_t* out, uint32_t max) const
+{
+    if (!m_roce || !m_info.hasInt)
+    {
+        return 0;
+    }
+    const uint32_t off = IntShimOffset(m_info);
+    const uint32_t len = roce::kIntShimBytes + m_info.intHops * roce::kIntRecordBytes;
+    if (m_packet || off + len > m_hdrLen)
+    {
+        return ns3::CopyIntBlock(PeekPacket(), m_info, out, max);
+    }
+    if (len > max)
+    {
+        return 0;
+    }
+    std::memcpy(out, m_hdr + off, len);
+    return len;
+}
+
+uint32_t
+FabricFrame::ReadIntRecords(IntRecord* out, uint32_t max) const
+{
+    uint8_t block[roce::kIntShimBytes + roce::kIntMaxHops * roce::kIntRecordBytes];
+    return DecodeIntBlock(block, CopyIntBlock(block, sizeof(block)), out, max);
 }
 
 } // namespace ns3

@@ -469,7 +469,6 @@ class RoceFrameBuilder
     /**
      * The common path of Build and BuildCnp.
      * \param bthByte1 BTH byte 1 (SE, M, PadCnt, TVer)
-     * \param info if not nullptr, set to ParseRoceFrame's output for the frame
      * \return the frame
      */
     Ptr<Packet> BuildFrame(uint8_t opcode,
@@ -481,8 +480,38 @@ class RoceFrameBuilder
                            const AethHeader* aeth,
                            bool becn,
                            const uint8_t* intBlock,
-                           uint32_t intBytes,
-                           RoceFrameInfo* info = nullptr) const;
+                           uint32_t intBytes) const;
+
+    /// The common path of BuildFabricFrame and BuildCnpFrame: a frame that holds its header bytes.
+    FabricFrame* NewFrame(uint8_t opcode,
+                          uint8_t bthByte1,
+                          uint32_t psn,
+                          bool ackReq,
+                          uint32_t payloadBytes,
+                          uint8_t ecn,
+                          const AethHeader* aeth,
+                          bool becn,
+                          const uint8_t* intBlock,
+                          uint32_t intBytes) const;
+
+    /**
+     * Write a frame's headers (Ethernet to BTH, AETH, INT block) to \p b
+     * (room for FabricFrame::kMaxHeaderBytes); draws the next IPv4 id.
+     * \param zeros set to the zero bytes that follow them (payload, ICRC, padding)
+     * \return the header bytes written
+     */
+    uint32_t WriteHeaders(uint8_t* b,
+                          uint8_t opcode,
+                          uint8_t bthByte1,
+                          uint32_t psn,
+                          bool ackReq,
+                          uint32_t payloadBytes,
+                          uint8_t ecn,
+                          const AethHeader* aeth,
+                          bool becn,
+                          const uint8_t* intBlock,
+                          uint32_t intBytes,
+                          uint32_t& zeros) const;
 
     uint8_t m_image[58]{};      //!< Ethernet + IPv4 + UDP + BTH (+ AETH) template
     uint32_t m_ipSumConst{0};   //!< one's-complement sum of the constant IPv4 words

@@ -500,17 +500,58 @@ TEST(WireFormat, EcnRewriteToAndFromZeroChecksum)
     }
 }
 
-TEST(WireFormat, BuiltFramesCarryTheParseOfTheirBytes)
+namespace
 {
-    // BuildFabricFrame and BuildCnpFrame parse the header bytes they write
-    // instead of reading them back from the packet. For each kind of frame
-    // built (data of several sizes, one padded to the 60 B minimum, with
-    // and without an INT shim, ECN values, BECN; ACK, NAK, CNP; an ACK
-    // opcode without AETH, whose parse reads the zero bytes after the
-    // headers: it has one, of zeros), the frame's parse must be
-    // ParseRoceFrame's of its packet, field by field, and its size the
-    // packet's.
-    RoceFrameBuilder builder = TestBuilder();
+/// \p f's bytes (its packet, built if need be) are \p p's, and its parse is ParseRoceFrame's of
+/// them.
+void
+ExpectSameFrame(const FabricFrame& f, const Packet& p, const std::string& what)
+{
+    ASSERT_EQ(f.GetSize(), p.GetSize()) << what;
+    std::vector<uint8_t> fb(f.GetSize());
+    std::vector<uint8_t> pb(p.GetSize());
+    f.PeekPacket().CopyData(fb.data(), fb.size());
+    p.CopyData(pb.data(), pb.size());
+    EXPECT_EQ(fb, pb) << what;
+    RoceFrameInfo q;
+    ASSERT_TRUE(ParseRoceFrame(p, q)) << what;
+    const RoceFrameInfo& c = f.GetInfo();
+    EXPECT_TRUE(f.IsRoce()) << what;
+    EXPECT_EQ(c.etherType, q.etherType) << what;
+    EXPECT_EQ(c.srcIp, q.srcIp) << what;
+    EXPECT_EQ(c.dstIp, q.dstIp) << what;
+    EXPECT_EQ(c.dscp, q.dscp) << what;
+    EXPECT_EQ(c.ecn, q.ecn) << what;
+    EXPECT_EQ(c.ipProto, q.ipProto) << what;
+    EXPECT_EQ(c.srcPort, q.srcPort) << what;
+    EXPECT_EQ(c.dstPort, q.dstPort) << what;
+    EXPECT_EQ(c.opcode, q.opcode) << what;
+    EXPECT_EQ(c.becn, q.becn) << what;
+    EXPECT_EQ(c.ackReq, q.ackReq) << what;
+    EXPECT_EQ(c.destQp, q.destQp) << what;
+    EXPECT_EQ(c.psn, q.psn) << what;
+    EXPECT_EQ(c.hasAeth, q.hasAeth) << what;
+    EXPECT_EQ(c.aethSyndrome, q.aethSyndrome) << what;
+    EXPECT_EQ(c.msn, q.msn) << what;
+    EXPECT_EQ(c.payloadBytes, q.payloadBytes) << what;
+    EXPECT_EQ(c.hasInt, q.hasInt) << what;
+    EXPECT_EQ(c.intHops, q.intHops) << what;
+}
+} // namespace
+
+TEST(WireFormat, BuiltFramesHoldTheBytesAndParseOfBuiltPackets)
+{
+    // BuildFabricFrame and BuildCnpFrame keep the header bytes they write
+    // (no packet until one is asked for) and parse them. Two builders of
+    // the same QP draw the same IPv4 ids, so for each kind of frame (data
+    // of several sizes, one padded to the 60 B minimum, with and without an
+    // INT shim, ECN values, BECN; ACK, NAK, CNP; an ACK opcode without
+    // AETH, 54 B of headers + 4 B of ICRC padded to 60, whose parse reads
+    // the zeros after the headers as an AETH) the frame of one must have,
+    // once its packet is built, exactly the bytes of the other's Build,
+    // and its parse must be ParseRoceFrame's of them, field by field.
+    RoceFrameBuilder fb = TestBuilder();
+    RoceFrameBuilder pb = TestBuilder();
     AethHeader ack;
     ack.SetAck();
     ack.SetMsn(0x123456);
@@ -520,54 +561,118 @@ TEST(WireFormat, BuiltFramesCarryTheParseOfTheirBytes)
     // An INT shim of one hop (its record all zeros), and one of none.
     const uint8_t shim[roce::kIntShimBytes + roce::kIntRecordBytes] = {1, roce::kIntMaxHops};
     const uint8_t empty[roce::kIntShimBytes] = {0, roce::kIntMaxHops};
-    std::vector<FabricFrame*> frames{
-        builder.BuildFabricFrame(roce::kOpSendFirst, 0, false, 4096, 2),
-        builder.BuildFabricFrame(roce::kOpSendLast, 0xffffff, true, 1, 0),
-        builder.BuildFabricFrame(roce::kOpSendOnly, 5, true, 0, 1),
-        builder.BuildFabricFrame(roce::kOpSendMiddle, 9, false, 1000, 3, nullptr, true),
-        builder.BuildFabricFrame(roce::kOpSendMiddle, 9, false, 1000, 2, nullptr, false, empty, 4),
-        builder.BuildFabricFrame(roce::kOpSendMiddle, 9, false, 1000, 2, nullptr, false, shim, 20),
-        builder.BuildFabricFrame(roce::kOpAcknowledge, 77, false, 0, 0, &ack, true),
-        builder.BuildFabricFrame(roce::kOpAcknowledge, 78, false, 0, 0, &nak),
-        builder.BuildFabricFrame(roce::kOpAcknowledge, 79, false, 0, 0, &ack, false, shim, 20),
-        builder.BuildFabricFrame(roce::kOpAcknowledge, 80, false, 0, 0),
-        builder.BuildCnpFrame(),
-        builder.BuildCnpFrame(2),
-    };
-    for (std::size_t i = 0; i < frames.size(); ++i)
+
+    struct Kind
     {
-        const FabricFrame& f = *frames[i];
-        RoceFrameInfo p;
-        ASSERT_TRUE(ParseRoceFrame(f.PeekPacket(), p)) << "frame " << i;
-        const RoceFrameInfo& c = f.GetInfo();
-        EXPECT_TRUE(f.IsRoce());
-        EXPECT_EQ(f.GetSize(), f.PeekPacket().GetSize()) << "frame " << i;
-        EXPECT_EQ(c.etherType, p.etherType) << "frame " << i;
-        EXPECT_EQ(c.srcIp, p.srcIp) << "frame " << i;
-        EXPECT_EQ(c.dstIp, p.dstIp) << "frame " << i;
-        EXPECT_EQ(c.dscp, p.dscp) << "frame " << i;
-        EXPECT_EQ(c.ecn, p.ecn) << "frame " << i;
-        EXPECT_EQ(c.ipProto, p.ipProto) << "frame " << i;
-        EXPECT_EQ(c.srcPort, p.srcPort) << "frame " << i;
-        EXPECT_EQ(c.dstPort, p.dstPort) << "frame " << i;
-        EXPECT_EQ(c.opcode, p.opcode) << "frame " << i;
-        EXPECT_EQ(c.becn, p.becn) << "frame " << i;
-        EXPECT_EQ(c.ackReq, p.ackReq) << "frame " << i;
-        EXPECT_EQ(c.destQp, p.destQp) << "frame " << i;
-        EXPECT_EQ(c.psn, p.psn) << "frame " << i;
-        EXPECT_EQ(c.hasAeth, p.hasAeth) << "frame " << i;
-        EXPECT_EQ(c.aethSyndrome, p.aethSyndrome) << "frame " << i;
-        EXPECT_EQ(c.msn, p.msn) << "frame " << i;
-        EXPECT_EQ(c.payloadBytes, p.payloadBytes) << "frame " << i;
-        EXPECT_EQ(c.hasInt, p.hasInt) << "frame " << i;
-        EXPECT_EQ(c.intHops, p.intHops) << "frame " << i;
-        FabricFrame::Free(frames[i]);
+        uint8_t opcode;
+        uint32_t psn;
+        bool ackReq;
+        uint32_t payload;
+        uint8_t ecn;
+        const AethHeader* aeth;
+        bool becn;
+        const uint8_t* intBlock;
+        uint32_t intBytes;
+    };
+
+    const std::vector<Kind> kinds{
+        {roce::kOpSendFirst, 0, false, 4096, 2, nullptr, false, nullptr, 0},
+        {roce::kOpSendLast, 0xffffff, true, 1, 0, nullptr, false, nullptr, 0},
+        {roce::kOpSendOnly, 5, true, 0, 1, nullptr, false, nullptr, 0},
+        {roce::kOpSendMiddle, 9, false, 1000, 3, nullptr, true, nullptr, 0},
+        {roce::kOpSendMiddle, 9, false, 1000, 2, nullptr, false, empty, 4},
+        {roce::kOpSendMiddle, 9, false, 1000, 2, nullptr, false, shim, 20},
+        {roce::kOpAcknowledge, 77, false, 0, 0, &ack, true, nullptr, 0},
+        {roce::kOpAcknowledge, 78, false, 0, 0, &nak, false, nullptr, 0},
+        {roce::kOpAcknowledge, 79, false, 0, 0, &ack, false, shim, 20},
+        {roce::kOpAcknowledge, 80, false, 0, 0, nullptr, false, nullptr, 0},
+    };
+    for (std::size_t i = 0; i < kinds.size(); ++i)
+    {
+        const Kind& k = kinds[i];
+        OwnedFrame f(fb.BuildFabricFrame(k.opcode,
+                                         k.psn,
+                                         k.ackReq,
+                                         k.payload,
+                                         k.ecn,
+                                         k.aeth,
+                                         k.becn,
+                                         k.intBlock,
+                                         k.intBytes));
+        const Ptr<Packet> p = pb.Build(k.opcode,
+                                       k.psn,
+                                       k.ackReq,
+                                       k.payload,
+                                       k.ecn,
+                                       k.aeth,
+                                       k.becn,
+                                       k.intBlock,
+                                       k.intBytes);
+        EXPECT_FALSE(f.Get()->HasPacket()) << "kind " << i;
+        ExpectSameFrame(*f.Get(), *p, "kind " + std::to_string(i));
+        EXPECT_TRUE(f.Get()->HasPacket()) << "kind " << i;
     }
-    // The ACK opcode without AETH: 58 B of headers + 4 B of ICRC = 62 B,
-    // all of which the parse reads, the last four as an AETH of zeros.
+    for (uint8_t ecn : {0, 2})
+    {
+        OwnedFrame f(fb.BuildCnpFrame(ecn));
+        ExpectSameFrame(*f.Get(), *pb.BuildCnp(ecn), "CNP");
+    }
     RoceFrameInfo bare;
-    ASSERT_TRUE(ParseRoceFrame(*builder.Build(roce::kOpAcknowledge, 80, false, 0, 0), bare));
+    ASSERT_TRUE(ParseRoceFrame(*pb.Build(roce::kOpAcknowledge, 80, false, 0, 0), bare));
     EXPECT_TRUE(bare.hasAeth);
+}
+
+TEST(WireFormat, FramesMarkedAndStampedAsTheirPacketsWouldBe)
+{
+    // A switch marks CE (SetEcn) and appends INT records (AppendIntRecord)
+    // to a frame that holds only its header bytes; the same operations on
+    // the packet Build gives (SetIpv4Ecn, AppendIntRecord) must give the
+    // same bytes, size and parse, and the NIC's reading of the INT block
+    // (ReadIntRecords) the same records, with no packet built on the way.
+    // Five records fill the shim (kIntMaxHops); a sixth is refused by both.
+    RoceFrameBuilder fb = TestBuilder();
+    RoceFrameBuilder pb = TestBuilder();
+    const uint8_t empty[roce::kIntShimBytes] = {0, roce::kIntMaxHops};
+    AethHeader ack;
+    ack.SetAck();
+    for (bool isAck : {false, true})
+    {
+        const uint8_t op = isAck ? roce::kOpAcknowledge : roce::kOpSendMiddle;
+        const AethHeader* aeth = isAck ? &ack : nullptr;
+        const uint32_t payload = isAck ? 0 : 1000;
+        OwnedFrame owned(fb.BuildFabricFrame(op, 3, false, payload, 2, aeth, false, empty, 4));
+        FabricFrame& f = *owned.Get();
+        Ptr<Packet> p = pb.Build(op, 3, false, payload, 2, aeth, false, empty, 4);
+        f.SetEcn(3);
+        SetIpv4Ecn(p, 3);
+        for (uint32_t hop = 0; hop <= roce::kIntMaxHops; ++hop)
+        {
+            IntRecord rec;
+            rec.timestampNs = 1000 * hop + 1;
+            rec.txBytes = 0xfffffff0u + hop;
+            rec.qlenBytes = 4096 * hop;
+            rec.rateMbps = 400000;
+            EXPECT_EQ(f.AppendIntRecord(rec), hop < roce::kIntMaxHops) << "hop " << hop;
+            EXPECT_EQ(AppendIntRecord(p, rec), hop < roce::kIntMaxHops) << "hop " << hop;
+        }
+        EXPECT_FALSE(f.HasPacket());
+        IntRecord fr[roce::kIntMaxHops];
+        IntRecord pr[roce::kIntMaxHops];
+        RoceFrameInfo q;
+        ASSERT_TRUE(ParseRoceFrame(*p, q));
+        ASSERT_EQ(f.ReadIntRecords(fr, roce::kIntMaxHops), roce::kIntMaxHops);
+        ASSERT_EQ(ReadIntRecords(*p, q, pr, roce::kIntMaxHops), roce::kIntMaxHops);
+        for (uint32_t i = 0; i < roce::kIntMaxHops; ++i)
+        {
+            EXPECT_EQ(fr[i].timestampNs, pr[i].timestampNs);
+            EXPECT_EQ(fr[i].txBytes, pr[i].txBytes);
+            EXPECT_EQ(fr[i].qlenBytes, pr[i].qlenBytes);
+            EXPECT_EQ(fr[i].rateMbps, pr[i].rateMbps);
+        }
+        EXPECT_FALSE(f.HasPacket());
+        ExpectSameFrame(f, *p, isAck ? "ACK" : "data");
+        EXPECT_EQ(f.GetInfo().ecn, 3u);
+    }
 }
 
 TEST(WireFormat, ParserRejectsOtherFrames)
