@@ -115,7 +115,7 @@ class PoissonWorkloadReader : public ScenarioWorkload
         // undefined): it is checked as the largest.
         CheckFlowCount(w,
                        w.Key("duration"),
-                       expected < 1e19 ? static_cast<uint64_t>(std::ceil(expected)) : UINT64_MAX);
+                       expected < 0x1p64 ? static_cast<uint64_t>(std::ceil(expected)) : UINT64_MAX);
         const auto flows = GeneratePoissonFlows(cdf,
                                                 p.hosts,
                                                 p.load,

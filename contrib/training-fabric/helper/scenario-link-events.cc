@@ -52,8 +52,8 @@ ReadLinkEvents(const std::string& file, const json* v, Time stop)
         if (!link || !link->is_array() || link->size() != 2)
         {
             e.Fail(e.Key("link"),
-                   "expected two node ids [a, b] (hosts first, then switches, as in the "
-                   "topology file format)",
+                   "expected two node ids [a, b] (as the topology file format numbers "
+                   "them: hosts first, then switches, or a topology file's own ids)",
                    link ? *link : ScenarioSection::Nothing());
         }
         spec.a = static_cast<uint32_t>(e.UIntOf(e.Key("link") + "[0]", (*link)[0], 0, UINT32_MAX));

@@ -239,7 +239,7 @@ FabricChannel::Deliver(int peer) const
         m_dev[1 - peer]->LinkDownLoss(f.frame);
         return;
     }
-    m_dev[peer]->Receive(f.frame); // the receiver takes the frame over
+    m_dev[peer]->ReceiveFrame(f.frame); // the receiver takes the frame over
 }
 
 void

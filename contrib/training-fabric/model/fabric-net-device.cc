@@ -144,6 +144,7 @@ FabricNetDevice::DoDispose()
     m_dequeueCallback = DequeueCallback();
     m_pullCallback = PullCallback();
     m_handler = nullptr;
+    m_handlerPulls = false;
     m_txObserver = nullptr;
     m_linkChangeCallbacks.clear();
     NetDevice::DoDispose();
@@ -516,11 +517,11 @@ FabricNetDevice::TxComplete()
 void
 FabricNetDevice::Receive(Ptr<Packet> p)
 {
-    Receive(FabricFrame::Make(p));
+    ReceiveFrame(FabricFrame::Make(p));
 }
 
 void
-FabricNetDevice::Receive(FabricFrame* f)
+FabricNetDevice::ReceiveFrame(FabricFrame* f)
 {
     if (!m_snifferTrace.IsEmpty())
     {

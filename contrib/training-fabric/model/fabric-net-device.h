@@ -127,9 +127,10 @@ class FabricPortHandler
  * (roce::WireBytes), so rates are exact Ethernet rates. The simulator must run
  * with picosecond time resolution (the topology helpers set it).
  *
- * A host NIC may register a pull callback: when the port is idle and its
- * queues hold nothing eligible, it asks the NIC for the next frame among the
- * classes that are not paused. The NIC thus keeps its own per-QP scheduling and
+ * A host NIC asks to be pulled (SetPortHandler(nic, true); or anyone sets a
+ * pull callback): when the port is idle and its queues hold nothing
+ * eligible, it asks the NIC for the next frame among the classes that are
+ * not paused. The NIC thus keeps its own per-QP scheduling and
  * pacing, and PFC back-pressure reaches the queue pairs directly.
  *
  * When the link goes down (FabricChannel::SetLinkUp), the port forgets any
@@ -197,7 +198,9 @@ class FabricNetDevice : public NetDevice
     FabricTxObserver* GetTxObserver() const;
 
     /**
-     * Queue a frame for transmission.
+     * Queue a frame for transmission. The port takes the packet: it may
+     * change it (ECN marking, INT) and reads its size and headers once, so
+     * the same packet must not be queued twice.
      * \param p a complete frame (Ethernet header first)
      * \param cls traffic class 0..7
      * \param tag opaque value handed back to the dequeue callback
@@ -226,7 +229,7 @@ class FabricNetDevice : public NetDevice
     /// A whole frame has arrived (from a cable that carries packets).
     void Receive(Ptr<Packet> p);
     /// Entry point of the channel: a whole frame has arrived; the port takes \p f over.
-    void Receive(FabricFrame* f);
+    void ReceiveFrame(FabricFrame* f);
 
     /// \return true while class \p cls is paused by the peer
     bool IsPaused(uint8_t cls) const;

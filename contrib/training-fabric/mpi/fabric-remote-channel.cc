@@ -31,13 +31,12 @@ Early()
 void
 ArriveFromRank(Ptr<FabricNetDevice> device, Ptr<Packet> p)
 {
-    QuadHeapScheduler::ScheduleArrival(
-        device->GetNode()->GetId(),
-        device->GetIfIndex(),
-        Early(),
-        static_cast<void (FabricNetDevice::*)(Ptr<Packet>)>(&FabricNetDevice::Receive),
-        device,
-        p);
+    QuadHeapScheduler::ScheduleArrival(device->GetNode()->GetId(),
+                                       device->GetIfIndex(),
+                                       Early(),
+                                       &FabricNetDevice::Receive,
+                                       device,
+                                       p);
 }
 } // namespace
 
