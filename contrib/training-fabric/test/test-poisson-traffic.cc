@@ -443,11 +443,19 @@ TEST(PoissonWorkload, BadSettingsGetOneLineNamingTheKey)
     EXPECT_EQ(err(R"("workload": {)" + ok + R"(, "start": "9.5ms"})"),
               "p.json: workload.duration: flows would arrive until 10500us, after stop (10ms): "
               "expected start + duration <= stop");
-    // hosts x duration x load x rate / (8 x mean size) = 16 x 1e6 s x 1.8e19
-    // b/s / (8 x ~1.6 MB) ~ 2e19 flows, past 2^64: refused as too many (the
-    // count's conversion to an integer overflowed, and the limit passed).
-    EXPECT_EQ(ScenarioErrorOf(R"({"stop": "1000000s", "workload": {"type": "poisson",
-        "cdf": "websearch", "load": 1, "link_rate": "18000000Tbps", "duration": "1000000s"}})"),
+    // hosts x duration x load x rate / (8 x mean size): 16 hosts x 1e6 s x
+    // 1.8e19 b/s / (8 x 3.42 MB, WebSearch's mean) = 1.05e19 flows, refused
+    // with that count; 64 hosts, 4.2e19, past 2^64, are refused as 2^64 or
+    // more (the conversion of such a count to an integer is undefined: it
+    // passed the limit, and generation ran out of memory).
+    const std::string huge = R"("cdf": "websearch", "load": 1, "link_rate": "18000000Tbps",
+        "duration": "1000000s"}})";
+    EXPECT_EQ(ScenarioErrorOf(R"({"stop": "1000000s", "workload": {"type": "poisson", )" + huge),
+              "p.json: workload.duration: the pattern would generate 10518626734842951680 flows "
+              "(at most 4000000)");
+    EXPECT_EQ(ScenarioErrorOf(R"({"stop": "1000000s", "topology": {"type": "leaf-spine",
+        "leaves": 4, "hosts_per_leaf": 16}, "workload": {"type": "poisson", )" +
+                              huge),
               "p.json: workload.duration: the pattern would generate 2^64 or more flows (at most "
               "4000000)");
     EXPECT_EQ(err(R"("workload": {)" + ok + R"(, "hosts": [3]})"),
