@@ -244,6 +244,14 @@ ParseScenarioText(const std::string& jsonText,
                                                    1,
                                                    1000000)));
             }
+            // Only the WRR scheduler reads them: under strict priority they
+            // were silently ignored.
+            if (sc.scheduler != "wrr")
+            {
+                s.Fail("switch.wrr_weights",
+                       "needs switch.scheduler \"wrr\" (strict priority has no weights)",
+                       *w);
+            }
         }
         s.Finish();
         if (sc.reservedBytes >= sc.bufferBytes)

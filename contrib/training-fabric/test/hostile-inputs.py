@@ -195,6 +195,8 @@ def cases():
         Case("scheduler", sets=[S("switch.scheduler", "fifo")], text="switch.scheduler: expected one of"),
         Case("wrr-count", sets=[S("switch.wrr_weights", [1, 2, 3])], text="switch.wrr_weights"),
         Case("wrr-zero", sets=[S("switch.wrr_weights", [0] * 8)], text="switch.wrr_weights[0]"),
+        Case("wrr-without-wrr", sets=[S("switch.wrr_weights", [1, 1, 1, 1, 8, 1, 1, 1])],
+             text=I + "switch.wrr_weights: needs switch.scheduler \"wrr\""),
     ]
     # -- nic and routing
     c += [

@@ -197,6 +197,14 @@ INSTANTIATE_TEST_SUITE_P(
                 {"switch.wrr_weights: expected an array of 8 positive integers"}},
         BadCase{"wrr_zero", {"switch.wrr_weights=[1,1,1,0,1,1,1,1]"}, {"switch.wrr_weights[3]"}},
         BadCase{"wrr_string", {"switch.wrr_weights=\"equal\""}, {"switch.wrr_weights"}},
+        // Weights are read by the WRR scheduler only (under strict they were ignored).
+        BadCase{"wrr_weights_without_wrr",
+                {"switch.wrr_weights=[1,1,1,1,8,1,1,1]"},
+                {"switch.wrr_weights: needs switch.scheduler \"wrr\" (strict priority has no "
+                 "weights), got [1,1,1,1,8,1,1,1]"}},
+        BadCase{"wrr_weights_under_strict",
+                {"switch.scheduler=strict", "switch.wrr_weights=[1,1,1,1,8,1,1,1]"},
+                {"switch.wrr_weights: needs switch.scheduler \"wrr\""}},
         BadCase{"scheduler",
                 {"switch.scheduler=fifo"},
                 {"switch.scheduler: expected one of strict, wrr"}},
