@@ -85,6 +85,29 @@ class CollectiveWorkloadReader : public ScenarioWorkload
                     spec.dimAlgorithms.push_back((*av)[i].get<std::string>());
                 }
             }
+            // Only "hierarchical" reads dims and dim_algorithms, one algorithm
+            // per dimension: other algorithms run flat over the group, and
+            // the keys were silently ignored.
+            if (spec.algorithm != "hierarchical")
+            {
+                for (const char* k : {"dims", "dim_algorithms"})
+                {
+                    if (const nlohmann::json* v = ps.Find(k))
+                    {
+                        ps.Fail(ps.Key(k),
+                                "needs algorithm \"hierarchical\" (" + spec.algorithm +
+                                    " runs flat over the group)",
+                                *v);
+                    }
+                }
+            }
+            if (!spec.dims.empty() && spec.dimAlgorithms.size() > spec.dims.size())
+            {
+                ps.Fail(ps.Key("dim_algorithms"),
+                        "expected at most one algorithm per dimension (" +
+                            std::to_string(spec.dims.size()) + " dims)",
+                        *ps.Find("dim_algorithms"));
+            }
             // The plan checks the algorithm against the collective and the
             // group, once its size is known to be reasonable.
             spec.ranks = static_cast<uint32_t>(c.group.size());

@@ -265,6 +265,25 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"ooo_window_over",
                 {"nic.out_of_order=true", "nic.ooo_window=65537"},
                 {"nic.ooo_window: expected an integer in [2, 65536]"}},
+        // dims and dim_algorithms shape "hierarchical" only (other algorithms ignored them)
+        BadCase{"collective_dims_under_ring",
+                {R"(workload={"type": "collective", "bytes": "1MB", "dims": [4, 4]})"},
+                {"workload.dims: needs algorithm \"hierarchical\" (ring runs flat over the "
+                 "group), got [4,4]"}},
+        BadCase{"collective_dim_algorithms_under_direct",
+                {R"(workload={"type": "collective", "algorithm": "direct", "bytes": "1MB",
+                     "dim_algorithms": ["ring"]})"},
+                {"workload.dim_algorithms: needs algorithm \"hierarchical\" (direct runs flat"}},
+        BadCase{"collective_phase_dims_under_ring",
+                {R"(workload={"type": "collective", "phases": [
+                     {"algorithm": "hierarchical", "dims": [4, 4], "bytes": "1MB"},
+                     {"algorithm": "ring", "dims": [4, 4], "bytes": "1MB"}]})"},
+                {"workload.phases[1].dims: needs algorithm \"hierarchical\""}},
+        BadCase{"collective_dim_algorithms_beyond_dims",
+                {R"(workload={"type": "collective", "algorithm": "hierarchical", "bytes": "1MB",
+                     "dims": [4, 4], "dim_algorithms": ["ring", "direct", "ring"]})"},
+                {"workload.dim_algorithms: expected at most one algorithm per dimension (2 "
+                 "dims), got [\"ring\",\"direct\",\"ring\"]"}},
         // control characters in keys do not break the line
         BadCase{"newline_in_key", {"bad\nkey=1"}, {"bad\\nkey: unknown key"}}),
     [](const ::testing::TestParamInfo<BadCase>& info) { return std::string(info.param.name); });
@@ -354,4 +373,18 @@ TEST(ScenarioConfigErrors, InvalidUtf8NeitherCrashesNorBreaksTheLine)
     EXPECT_NO_THROW(ScenarioToJson(c));
     const std::string msg = IncastError({"nic.cc=\xff"});
     EXPECT_NE(msg.find("nic.cc: expected one of"), std::string::npos) << msg;
+}
+
+TEST(ScenarioConfigErrors, TraceWorkloadsTakeDimsWithoutHierarchical)
+{
+    // A trace's collectives split over dims (involved_dim) whatever the
+    // algorithm: the collective workload's refusal is not theirs.
+    EXPECT_EQ(IncastError({R"(workload={"type": "text", "path": "traces/text/two-stage.txt",
+                                          "dims": [2]})"}),
+              "");
+    // Fewer dim_algorithms than dims is fine (the rest run ring).
+    EXPECT_EQ(IncastError({R"(workload={"type": "collective", "algorithm": "hierarchical",
+                                          "bytes": "1MB", "dims": [4, 4],
+                                          "dim_algorithms": ["direct"]})"}),
+              "");
 }
