@@ -128,6 +128,24 @@ ParseScenarioText(const std::string& jsonText,
     // 10 ms: three full 65535-quanta pauses at 10 Gb/s (3.4 ms each), longer
     // than any pause of a fabric that still moves; 0 turns detection off.
     cfg.stallTimeout = root.TimeVal("stall_timeout", MilliSeconds(10));
+    if (const json* st = root.Find("stall_timeout"))
+    {
+        // 0 (off) or at least ScenarioLimits::MinStallTimeout(): "1ps" was
+        // checked every picosecond (a 0.06 s run took over a minute). A
+        // nonzero value that rounds to 0 ps ("0.4ps") is refused too, not
+        // taken as "off".
+        const bool nonzeroText = st->is_string() && st->get<std::string>().find_first_of(
+                                                        "123456789") != std::string::npos;
+        if ((cfg.stallTimeout.IsStrictlyPositive() || nonzeroText) &&
+            cfg.stallTimeout < ScenarioLimits::MinStallTimeout())
+        {
+            root.Fail("stall_timeout",
+                      std::string("expected 0 (no stall detection) or a time of at least ") +
+                          ScenarioLimits::kMinStallTimeoutText +
+                          " (it checks every switch queue each stall_timeout / 4)",
+                      *st);
+        }
+    }
     cfg.fixedLength = root.Bool("fixed_length", false);
     cfg.pcap = root.Bool("pcap", false);
     {

@@ -71,6 +71,21 @@ constexpr uint64_t kMaxMessageBytes = 1000000000000000ULL;
  * pcap/<name>-<node>-<device>.pcap, and a file name has at most 255 bytes.
  */
 constexpr std::size_t kMaxNameBytes = 200;
+/**
+ * Shortest stall_timeout but 0 (off): 1 us. The stall detector passes over
+ * every switch queue each stall_timeout / 4; below 1 us that is more often
+ * than a 100 Gb/s port sends a 4 KB frame (330 ns), and a pause cycle held
+ * that briefly is no deadlock (an XOFF/XON round trip on a 1 us cable takes
+ * 2 us).
+ */
+constexpr const char* kMinStallTimeoutText = "1us";
+
+/// kMinStallTimeoutText as a Time.
+inline Time
+MinStallTimeout()
+{
+    return MicroSeconds(1);
+}
 } // namespace ScenarioLimits
 
 /**

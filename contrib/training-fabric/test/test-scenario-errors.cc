@@ -225,6 +225,16 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"hash",
                 {"routing.hash=md5"},
                 {"routing.hash: expected one of crc32, crc32-plain, mix64"}},
+        // stall_timeout: 0 (off) or at least 1 us ("1ps" was checked every picosecond,
+        // "0.4ps" rounded to 0 and turned detection off)
+        BadCase{"stall_timeout_1ps",
+                {"stall_timeout=\"1ps\""},
+                {"stall_timeout: expected 0 (no stall detection) or a time of at least 1us (it "
+                 "checks every switch queue each stall_timeout / 4), got \"1ps\""}},
+        BadCase{"stall_timeout_999ns", {"stall_timeout=\"999ns\""}, {"stall_timeout: expected 0"}},
+        BadCase{"stall_timeout_rounds_to_0",
+                {"stall_timeout=\"0.4ps\""},
+                {"stall_timeout: expected 0 (no stall detection)", "got \"0.4ps\""}},
         BadCase{"stop_zero", {"stop=0"}, {"stop: expected a positive time"}},
         BadCase{"stop_zero_s", {"stop=\"0s\""}, {"stop: expected a positive time"}},
         BadCase{"stop_negative", {"stop=-1"}, {"stop: expected"}},
@@ -373,6 +383,17 @@ TEST(ScenarioConfigErrors, InvalidUtf8NeitherCrashesNorBreaksTheLine)
     EXPECT_NO_THROW(ScenarioToJson(c));
     const std::string msg = IncastError({"nic.cc=\xff"});
     EXPECT_NE(msg.find("nic.cc: expected one of"), std::string::npos) << msg;
+}
+
+TEST(ScenarioConfigErrors, StallTimeoutZeroOrAtLeastOneMicrosecond)
+{
+    // 0 in any spelling still turns detection off; 1 us is the shortest timeout.
+    for (const char* off : {"stall_timeout=0", "stall_timeout=\"0\"", "stall_timeout=\"0ms\""})
+    {
+        EXPECT_EQ(IncastError({off}), "") << off;
+        EXPECT_EQ(Incast({off}).stallTimeout, Time(0)) << off;
+    }
+    EXPECT_EQ(Incast({"stall_timeout=\"1us\""}).stallTimeout, MicroSeconds(1));
 }
 
 TEST(ScenarioConfigErrors, TraceWorkloadsTakeDimsWithoutHierarchical)
