@@ -68,7 +68,7 @@ ReadLinkEvents(const std::string& file, const json* v, Time stop)
         }
         if (e.Find("rate"))
         {
-            spec.rate = e.Rate("rate", DataRate(0));
+            spec.rate = e.LinkRate("rate", DataRate(0));
         }
         if (!spec.up && !spec.rate)
         {

@@ -254,6 +254,18 @@ ScenarioSection::Rate(const std::string& k, DataRate def)
     }
 }
 
+DataRate
+ScenarioSection::LinkRate(const std::string& k, DataRate def)
+{
+    const DataRate r = Rate(k, def);
+    const std::string tooFast = CheckLinkRate(r);
+    if (!tooFast.empty())
+    {
+        Fail(Key(k), tooFast, *Find(k));
+    }
+    return r;
+}
+
 Time
 ScenarioSection::TimeOf(const std::string& key, const json& v) const
 {
@@ -341,7 +353,7 @@ ScenarioSection::Link(const std::string& k, const LinkSpec& def)
     }
     ScenarioSection s(m_file, Key(k), *v);
     LinkSpec l;
-    l.rate = s.Rate("rate", def.rate);
+    l.rate = s.LinkRate("rate", def.rate);
     l.delay = s.TimeVal("delay", def.delay);
     s.Finish();
     return l;

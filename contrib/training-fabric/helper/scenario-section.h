@@ -82,6 +82,8 @@ class ScenarioSection
                     uint64_t min,
                     uint64_t max = UINT64_MAX) const;
     DataRate Rate(const std::string& k, DataRate def);
+    /// A link's (a port's line) rate: Rate, at most ScenarioLimits::kMaxLinkRateBps.
+    DataRate LinkRate(const std::string& k, DataRate def);
     Time TimeOf(const std::string& key, const json& v) const;
     Time TimeVal(const std::string& k, Time def);
     /// An optional {rate, delay} object.

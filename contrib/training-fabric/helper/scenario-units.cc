@@ -4,6 +4,7 @@
 #include "scenario-units.h"
 
 #include "ns3/fabric-topology.h"
+#include "ns3/roce-header.h"
 
 #include <nlohmann/json.hpp>
 #include <numeric>
@@ -264,6 +265,20 @@ ParseRate(const std::string& text, const std::string& what)
     }
     throw ScenarioError(what + ": unknown rate unit in " + Quote(text) +
                         " (bps, Kbps, Mbps, Gbps, Tbps)");
+}
+
+std::string
+CheckLinkRate(const DataRate& r)
+{
+    static_assert(ScenarioLimits::kMaxLinkRateBps == roce::WireBytes(0) * 8ULL * 1000000000000ULL,
+                  "a minimum frame takes 1 ps at the fastest link rate");
+    if (r.GetBitRate() <= ScenarioLimits::kMaxLinkRateBps)
+    {
+        return "";
+    }
+    return std::string("expected a link rate of at most ") + ScenarioLimits::kMaxLinkRateText +
+           " (a minimum frame, " + std::to_string(roce::WireBytes(0)) +
+           " B on the wire, must take at least the model's 1 ps clock tick)";
 }
 
 Time

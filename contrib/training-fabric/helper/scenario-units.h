@@ -72,6 +72,15 @@ constexpr uint64_t kMaxMessageBytes = 1000000000000000ULL;
  */
 constexpr std::size_t kMaxNameBytes = 200;
 /**
+ * Fastest link: 672 Tb/s. The model's clock ticks in picoseconds and a port
+ * serializes a frame in whole picoseconds (rounded down): a minimum frame,
+ * 84 B on the wire (60 B padded, FCS, preamble/SFD and IFG:
+ * roce::WireBytes(0)), must take at least 1 ps, 672 bits / 1 ps. Faster, it
+ * took 0 ps and data crossed the link in no time (slowdowns NaN).
+ */
+constexpr uint64_t kMaxLinkRateBps = 672000000000000ULL;
+constexpr const char* kMaxLinkRateText = "672Tbps";
+/**
  * Shortest stall_timeout but 0 (off): 1 us. The stall detector passes over
  * every switch queue each stall_timeout / 4; below 1 us that is more often
  * than a 100 Gb/s port sends a 4 KB frame (330 ns), and a pause cycle held
@@ -96,6 +105,11 @@ MinStallTimeout()
 uint64_t ParseByteSize(const std::string& text, const std::string& what = "size");
 /// Rates: "<number><unit>", unit bps, Kbps, Mbps, Gbps, Tbps (or b/s forms); > 0.
 DataRate ParseRate(const std::string& text, const std::string& what = "rate");
+/**
+ * Empty when a link (a port's line rate) may run at \p r, else why not:
+ * above ScenarioLimits::kMaxLinkRateBps a minimum frame takes under 1 ps.
+ */
+std::string CheckLinkRate(const DataRate& r);
 /// Times: "<number><unit>", unit s, ms, us, ns, ps; "0" alone is allowed; >= 0.
 Time ParseTime(const std::string& text, const std::string& what = "time");
 

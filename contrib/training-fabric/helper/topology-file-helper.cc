@@ -187,6 +187,10 @@ Parse(const std::string& text, const std::string& name, bool headerOnly)
         {
             fail(ln, e.what());
         }
+        if (const std::string tooFast = CheckLinkRate(l.rate); !tooFast.empty())
+        {
+            fail(ln, "rate " + tok[2] + ": " + tooFast);
+        }
         std::istringstream er(tok[4]);
         double err = -1;
         er >> err;

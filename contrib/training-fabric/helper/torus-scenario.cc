@@ -55,7 +55,7 @@ class TorusTopology : public ScenarioTopology
                 ScenarioSection ls(t.File(),
                                    "topology.dim_links[" + std::to_string(i) + "]",
                                    (*dl)[i]);
-                m_dimLinks[i].rate = ls.Rate("rate", link.rate);
+                m_dimLinks[i].rate = ls.LinkRate("rate", link.rate);
                 m_dimLinks[i].delay = ls.TimeVal("delay", link.delay);
                 ls.Finish();
             }

@@ -103,6 +103,23 @@ INSTANTIATE_TEST_SUITE_P(
                 {"topology.host_link.rate: expected a positive data rate such as \"100Gbps\", "
                  "got \"fast\""}},
         BadCase{"rate_number", {"topology.fabric_link.rate=100"}, {"topology.fabric_link.rate"}},
+        // A minimum frame (84 B on the wire) must take at least the clock's 1 ps: at most
+        // 672 Tb/s (faster, 1.2 MB crossed a link in 0 s and slowdowns were NaN)
+        BadCase{"host_link_rate_too_fast",
+                {"topology.host_link.rate=\"10000000Tbps\""},
+                {"topology.host_link.rate: expected a link rate of at most 672Tbps (a minimum "
+                 "frame, 84 B on the wire, must take at least the model's 1 ps clock tick), got "
+                 "\"10000000Tbps\""}},
+        BadCase{"fabric_link_rate_673Tbps",
+                {"topology.fabric_link.rate=\"673Tbps\""},
+                {"topology.fabric_link.rate: expected a link rate of at most 672Tbps"}},
+        BadCase{
+            "torus_dim_link_rate_too_fast",
+            {R"(topology={"type": "torus", "dims": [4, 4], "dim_links": [{}, {"rate": "1000Tbps"}]})"},
+            {"topology.dim_links[1].rate: expected a link rate of at most 672Tbps"}},
+        BadCase{"event_rate_too_fast",
+                {R"(events=[{"at": "1us", "link": [0, 16], "rate": "672000000000001bps"}])"},
+                {"events[0].rate: expected a link rate of at most 672Tbps"}},
         BadCase{"delay_negative",
                 {"topology.host_link.delay=\"-1us\""},
                 {"topology.host_link.delay"}},
@@ -394,6 +411,16 @@ TEST(ScenarioConfigErrors, StallTimeoutZeroOrAtLeastOneMicrosecond)
         EXPECT_EQ(Incast({off}).stallTimeout, Time(0)) << off;
     }
     EXPECT_EQ(Incast({"stall_timeout=\"1us\""}).stallTimeout, MicroSeconds(1));
+}
+
+TEST(ScenarioConfigErrors, LinkRatesUpTo672Tbps)
+{
+    // 672 Tb/s: a minimum frame takes exactly 1 ps, the fastest link the clock resolves.
+    EXPECT_EQ(IncastError({"topology.host_link.rate=\"672Tbps\""}), "");
+    EXPECT_EQ(CheckLinkRate(DataRate(ScenarioLimits::kMaxLinkRateBps)), "");
+    EXPECT_NE(CheckLinkRate(DataRate(ScenarioLimits::kMaxLinkRateBps + 1)), "");
+    // Rates that are not a link's (a poisson load's link_rate) keep ParseRate's range.
+    EXPECT_EQ(ParseRate("1000Tbps").GetBitRate(), 1000000000000000u);
 }
 
 TEST(ScenarioConfigErrors, TraceWorkloadsTakeDimsWithoutHierarchical)
