@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Hostile inputs against tf-run (and ./tf sweep's tools/sweep.py): every case
-must end the way the README says.
+"""Hostile inputs against tf-run (and ./tf sweep's tools/sweep.py, and
+tf-trace-gen): every case must end the way the README says.
 
   test/hostile-inputs.py [--bin DIR] [--jobs N] [--timeout S] [--list] [NAME_SUBSTRING ...]
 
@@ -45,15 +45,17 @@ RING = {"name": "ring",
 
 class Case:
     """One tf-run invocation (or, with `sweep`, one of tools/sweep.py, the
-    engine of ./tf sweep, with `args`; `sets` are then not used). `files` are
+    engine of ./tf sweep, with `args`; with `tool`, one of that program of
+    the build, with `args` alone; `sets` are then not used). `files` are
     written in the scratch directory first (name -> text or bytes; a value of
     None makes a FIFO, an int a sparse file of that size); `scenario` is the
     scenario argument."""
 
     def __init__(self, name, scenario=INCAST, sets=(), expect=2, text=None, files=None,
-                 args=None, out=True, sweep=False):
+                 args=None, out=True, sweep=False, tool=None):
         self.name = name
         self.sweep = sweep
+        self.tool = tool
         self.scenario = scenario
         self.sets = list(sets)
         self.expect = expect
@@ -418,6 +420,27 @@ def cases():
         V("unknown-key", "--vary", "frobnicate=1,2", text=I + "frobnicate: unknown key"),
         V("bad-value", "--vary", "nic.cc=none,warp", text=I + "nic.cc"),
     ]
+    # -- tf-trace-gen: each number whole, in range, its flag named (std::stoul read
+    # "2x" as 2, "1.5" as 1, "-1" as 2^64-1, and a cast wrapped 4294967298 to 2)
+    G = lambda name, *args, **kw: Case("trace-gen-" + name, None, tool="tf-trace-gen", out=False,
+                                       args=[args[0], "--out", "t"] + list(args[1:]), **kw)
+    c += [
+        G("ranks-wraps", "dp", "--ranks", "4294967298", text="error: --ranks 4294967298: expected a whole number from 2 to 65536"),
+        G("ranks-negative", "dp", "--ranks", "-1", text="error: --ranks -1: expected a whole number from 2 to 65536"),
+        G("ranks-one", "dp", "--ranks", "1", text="error: --ranks 1: expected a whole number from 2 to 65536"),
+        G("ranks-huge-digits", "dp", "--ranks", "9" * 40, text="error: --ranks 99999"),
+        G("compute-fraction", "dp", "--compute", "1.5", text="error: --compute 1.5: expected a whole number from 0 to 1000000000000"),
+        G("compute-negative", "dp", "--compute", "-1", text="error: --compute -1: expected a whole number"),
+        G("compute-plus", "dp", "--compute", "+5", text="error: --compute +5: expected a whole number"),
+        G("compute-space", "dp", "--compute", " 5", text="error: --compute  5: expected a whole number"),
+        G("compute-over", "dp", "--compute", "1000000000001", text="error: --compute 1000000000001: expected"),
+        G("layers-suffix", "dp", "--layers", "2x", text="error: --layers 2x: expected a whole number from 1 to 1000000"),
+        G("layers-zero", "moe", "--layers", "0", text="error: --layers 0: expected a whole number from 1"),
+        G("micro-empty", "pipeline", "--micro", "", text="error: --micro : expected a whole number"),
+        G("steps-hex", "gossip", "--steps", "0x10", text="error: --steps 0x10: expected a whole number"),
+        G("ranks-times-layers", "dp", "--ranks", "65536", "--layers", "1000", text="error: --ranks 65536 x --layers 1000: expected at most 10000000"),
+        G("no-value", "dp", "--compute", text="error: --compute needs a value"),
+    ]
     # -- runs that must end with the documented code and no error
     ring = {"r.json": json.dumps(RING)}
     c += [
@@ -431,6 +454,8 @@ def cases():
         Case("run-bytes-1PB-fixed", sets=[S("workload.bytes", 10 ** 15), S("stop", "100us"), S("fixed_length", True)], expect=0),
         Case("run-text-trace", sets=[S("topology.hosts_per_leaf", 1), tx(os.path.join(TRACES, "text", "two-stage.txt"))], expect=0),
         Case("run-name-utf8", sets=[S("name", "r\u00e9seau-\u20ac")], expect=0),
+        Case("run-trace-gen", None, tool="tf-trace-gen", out=False, expect=0,
+             args=["dp", "--ranks", "2", "--layers", "1", "--compute", "0", "--out", "t"]),
     ]
     return c
 
@@ -455,6 +480,8 @@ def run(case, tf_run, time_limit):
     try:
         prepare(case, scratch)
         argv = [sys.executable, SWEEP] if case.sweep else [tf_run]
+        if case.tool:
+            argv = [os.path.join(os.path.dirname(tf_run), case.tool)]
         if case.scenario is not None:
             argv.append(case.scenario)
         if case.out:

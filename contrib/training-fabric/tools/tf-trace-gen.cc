@@ -26,6 +26,10 @@
  *     (attributes, inputs/outputs, metadata) is written back unchanged.
  * groups.json holds one group "1" of every rank, in ASTRA-sim's
  * {"<int>": [npus]} form.
+ * Numbers are whole decimal numbers: --ranks 2 to 65536, --layers, --micro
+ * and --steps 1 to 10^6 (--ranks x that at most 10^7), --compute 0 to 10^12
+ * us (the longest run); anything else is refused with one line naming the
+ * flag, exit code 2.
  * (See GenerateTrace in ns3/trace-generator.h.)
  */
 #include "ns3/execution-trace.h"
@@ -42,6 +46,47 @@ using namespace ns3;
 
 namespace
 {
+/**
+ * The value of a numeric flag: decimal digits only (no sign, fraction,
+ * exponent, spaces or trailing text), \p min to \p max. std::stoul read
+ * "2x" as 2, "1.5" as 1, "-1" as 2^64-1 and "4294967298" as 2 after the cast.
+ */
+uint64_t
+FlagNumber(const std::string& flag, const std::string& text, uint64_t min, uint64_t max)
+{
+    const std::string expected = flag + " " + text + ": expected a whole number from " +
+                                 std::to_string(min) + " to " + std::to_string(max);
+    if (text.empty() || text.size() > 20 ||
+        text.find_first_not_of("0123456789") != std::string::npos)
+    {
+        throw std::invalid_argument(expected);
+    }
+    uint64_t v = 0;
+    for (const char c : text)
+    {
+        const uint64_t d = static_cast<uint64_t>(c - '0');
+        if (v > (UINT64_MAX - d) / 10)
+        {
+            throw std::invalid_argument(expected);
+        }
+        v = v * 10 + d;
+    }
+    if (v < min || v > max)
+    {
+        throw std::invalid_argument(expected);
+    }
+    return v;
+}
+
+/// Most ranks: 65536 (as many as the largest torus has), one .et file each.
+constexpr uint64_t kMaxRanks = 65536;
+/// Most layers, micro-batches or steps per rank.
+constexpr uint64_t kMaxCount = 1000000;
+/// Most (rank, layer) pairs: each is two to four trace nodes held in memory and written.
+constexpr uint64_t kMaxRankCount = 10000000;
+/// Longest compute: 10^12 us, the longest run (ScenarioLimits::kMaxTimeSeconds).
+constexpr uint64_t kMaxComputeUs = ScenarioLimits::kMaxTimeSeconds * 1000000ULL;
+
 int
 Usage()
 {
@@ -67,6 +112,7 @@ main(int argc, char** argv)
     uint32_t count = 4;
     uint64_t bytes = 1000000;
     uint64_t us = 100;
+    std::string countFlag = "--layers";
     try
     {
         for (int i = 2; i < argc; ++i)
@@ -85,11 +131,12 @@ main(int argc, char** argv)
             }
             else if (a == "--ranks")
             {
-                ranks = static_cast<uint32_t>(std::stoul(value()));
+                ranks = static_cast<uint32_t>(FlagNumber(a, value(), 2, kMaxRanks));
             }
             else if (a == "--layers" || a == "--micro" || a == "--steps")
             {
-                count = static_cast<uint32_t>(std::stoul(value()));
+                countFlag = a;
+                count = static_cast<uint32_t>(FlagNumber(a, value(), 1, kMaxCount));
             }
             else if (a == "--bytes")
             {
@@ -97,7 +144,7 @@ main(int argc, char** argv)
             }
             else if (a == "--compute")
             {
-                us = std::stoull(value());
+                us = FlagNumber(a, value(), 0, kMaxComputeUs);
             }
             else if (mode == "convert" && text.empty() && a[0] != '-')
             {
@@ -108,9 +155,16 @@ main(int argc, char** argv)
                 throw std::invalid_argument("unknown argument " + a);
             }
         }
-        if (out.empty() || ranks < 2 || count == 0 || bytes == 0)
+        if (out.empty() || bytes == 0)
         {
             return Usage();
+        }
+        if (static_cast<uint64_t>(ranks) * count > kMaxRankCount)
+        {
+            throw std::invalid_argument("--ranks " + std::to_string(ranks) + " x " + countFlag +
+                                        " " + std::to_string(count) + ": expected at most " +
+                                        std::to_string(kMaxRankCount) +
+                                        " in all (each is 2 to 4 trace nodes)");
         }
         std::vector<TraceGraph> graphs;
         if (mode == "convert" && std::ifstream(text + ".0.et"))
