@@ -484,8 +484,8 @@ TEST(LinkEvents, ScenarioErrorsNameTheField)
               "x.json: events[0].at: expected a time before stop (20ms): the event would never "
               "happen, got \"20ms\"");
     EXPECT_EQ(ErrorOf(Scenario(R"(, "events": [{"at": "1ms", "link": [4], "state": "down"}])")),
-              "x.json: events[0].link: expected two node ids [a, b] (hosts first, then switches, "
-              "as in the topology file format), got [4]");
+              "x.json: events[0].link: expected two node ids [a, b] (as the topology file format "
+              "numbers them: hosts first, then switches, or a topology file's own ids), got [4]");
     EXPECT_EQ(ErrorOf(Scenario(R"(, "events": [{"at": "1ms", "link": [4, 6]}])")),
               "x.json: events[0].state: expected \"state\" (\"down\" or \"up\") or \"rate\" (or "
               "both) in an event");
