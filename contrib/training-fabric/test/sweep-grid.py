@@ -106,6 +106,22 @@ def main():
             for k, v in figures.items():
                 want = "" if v is None else str(v)
                 check(row[k] == want, f"run {row['run']}: {k} = {row[k]!r}, summary says {want!r}")
+        # Two spellings of one --set path, or a key inside another's value:
+        # one run would overwrite the other's value, so the table would list
+        # values that no run used. Refused before any run, exit 2, one line.
+        for varies, text in (
+                (["workload.senders[0]=1,2", "workload.senders.0=5"],
+                 "--vary workload.senders.0: the same key as --vary workload.senders[0]"),
+                (["switch=1,2", "switch.buffer=3MB"],
+                 "--vary switch and --vary switch.buffer: one key is inside the other")):
+            args = [sys.executable, SWEEP, INCAST, "--out", os.path.join(scratch, "dup")]
+            for v in varies:
+                args += ["--vary", v]
+            p = subprocess.run(args, env=env, capture_output=True, text=True)
+            check(p.returncode == 2, f"{varies}: exit {p.returncode}, expected 2")
+            check(text in p.stderr and p.stderr.strip().count("\n") == 0,
+                  f"{varies}: stderr {p.stderr!r}")
+            check(not os.path.exists(os.path.join(scratch, "dup")), f"{varies}: ran")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     print(f"sweep grid: {len(failures)} failures")

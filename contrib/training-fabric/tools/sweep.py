@@ -28,6 +28,7 @@ import itertools
 import json
 import math
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -338,6 +339,16 @@ def main(argv):
         dup = next((k for k in keys if keys.count(k) > 1), None)
         if dup:
             raise SweepError(f"--vary {dup}: key given twice", 2)
+        # As tf-run's --set reads a key (scenario-overrides.cc, SplitKeyPath):
+        # a[0].b and a.0.b are one path; a key inside another's value would
+        # be overwritten by it, or overwrite it, depending on their order.
+        paths = [(k, tuple(p for p in re.split(r"[.\[\]]+", k) if p)) for k in keys]
+        for i, (k, p) in enumerate(paths):
+            for k2, p2 in paths[i + 1:]:
+                if p == p2:
+                    raise SweepError(f"--vary {k2}: the same key as --vary {k}", 2)
+                if p2[:len(p)] == p or p[:len(p2)] == p2:
+                    raise SweepError(f"--vary {k} and --vary {k2}: one key is inside the other", 2)
         if not os.path.isfile(scenario):
             raise SweepError(f"{scenario}: no such scenario file", 2)
         name = os.path.splitext(os.path.basename(scenario))[0]
