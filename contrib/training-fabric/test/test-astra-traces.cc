@@ -1055,8 +1055,7 @@ TEST(AstraBoundary, ASendOrReceiveWithoutCommSizeIsRefusedWhateverItsCommType)
     for (const char* op : {"send 1KB to 1", "recv 1KB from 1"})
     {
         std::vector<TraceGraph> g =
-            ParseTextTrace(std::string("rank 0\n1: ") + op + "\nrank 1\n1: comp 1\n",
-                           "z.txt");
+            ParseTextTrace(std::string("rank 0\n1: ") + op + "\nrank 1\n1: comp 1\n", "z.txt");
         g[0].nodes[0].commType = ChakraProtoMsg::BARRIER;
         g[0].nodes[0].commSize = 0;
         ExpectTraceError([&] { ValidateWorkload(g, {}); },
