@@ -34,7 +34,8 @@ FramePool()
 FabricFrame*
 FabricFrame::Allocate()
 {
-    return new (FramePool().Allocate()) FabricFrame();
+    // Default-initialized: the header bytes are written before they are read.
+    return new (FramePool().Allocate()) FabricFrame;
 }
 
 FabricFrame*

@@ -390,8 +390,12 @@ FabricSwitch::ReceiveFrame(FabricNetDevice* dev, FabricFrame* f)
     {
         m_forwardTrace(f->GetPacket(), inPort, out, cls);
     }
-    // ECT(0)/ECT(1) frames may be marked at egress; Not-ECT never.
-    const uint32_t tag = inPort | (info.ecn != 0 ? kEctTagBit : 0) | (info.hasInt ? kIntTagBit : 0);
+    // ECT(0)/ECT(1) frames may be marked at egress; Not-ECT never. INT is
+    // stamped on data frames only: an ACK carries the receiver's echo of
+    // its data frame's records back unchanged (HPCC; the HPCC simulator's
+    // switches stamp only data packets).
+    const bool stamp = info.hasInt && info.opcode != roce::kOpAcknowledge;
+    const uint32_t tag = inPort | (info.ecn != 0 ? kEctTagBit : 0) | (stamp ? kIntTagBit : 0);
     m_ports[out]->EnqueueFrame(f, cls, tag);
 }
 

@@ -561,7 +561,10 @@ TEST(Hpcc, WindowFollowsTheUtilizationOfTheBusiestHop)
 TEST(Hpcc, SwitchesStampIntAndTheReceiverEchoesIt)
 {
     // A 2-leaf fabric: host 0 -> leaf0 -> spine -> leaf1 -> host 2 is 3
-    // switch egresses, so every ACK echoes 3 records.
+    // switch egresses, so every ACK echoes 3 records, and reaches host 0
+    // with those 3: the switches on its way back stamp data frames only
+    // (before, they added 3 more, capped at 5, which the sender read as
+    // hops of its data's path).
     LeafSpineHelper ls;
     ls.SetShape(2, 1, 2);
     ls.SetNicAttribute("CongestionControl", TypeIdValue(RdmaCcHpcc::GetTypeId()));
@@ -581,9 +584,25 @@ TEST(Hpcc, SwitchesStampIntAndTheReceiverEchoesIt)
                 }
             },
             std::make_pair(&maxHops, &dataSize)));
+    uint32_t ackHops = 0;
+    uint32_t acks = 0;
+    topo->GetNic(0)->GetDevice()->TraceConnectWithoutContext(
+        "MacRx",
+        MakeBoundCallback(
+            +[](std::pair<uint32_t*, uint32_t*> out, Ptr<const Packet> p) {
+                RoceFrameInfo info;
+                if (ParseRoceFrame(*p, info) && info.opcode == roce::kOpAcknowledge)
+                {
+                    *out.first = std::max<uint32_t>(*out.first, info.intHops);
+                    ++*out.second;
+                }
+            },
+            std::make_pair(&ackHops, &acks)));
     topo->GetNic(0)->PostSend(qp, 4096);
     Simulator::Run();
     EXPECT_EQ(maxHops, 3u);
+    EXPECT_GE(acks, 1u);
+    EXPECT_EQ(ackHops, 3u);
     // 4096 B payload + 58 B headers + 4 B shim + 3 x 16 B records.
     EXPECT_EQ(dataSize, 4096u + 58 + 4 + 48);
     EXPECT_TRUE(qp->IsIdle());
