@@ -110,6 +110,22 @@ class FabricFrame
      */
     bool AppendIntRecord(const IntRecord& rec);
 
+    /**
+     * \return the word a FabricTxObserver keeps with the frame (0 until it
+     *         sets one): the path monitor keeps the frame's flow there, so
+     *         that later hops need neither the packet nor a lookup
+     */
+    uint32_t GetObserverWord() const
+    {
+        return m_observerWord;
+    }
+
+    /// Set the observer's word (see GetObserverWord).
+    void SetObserverWord(uint32_t word)
+    {
+        m_observerWord = word;
+    }
+
     /// CopyIntBlock of the frame's bytes (its INT shim and records).
     uint32_t CopyIntBlock(uint8_t* out, uint32_t max) const;
     /// ReadIntRecords of the frame's bytes.
@@ -131,6 +147,7 @@ class FabricFrame
     mutable uint16_t m_hdrLen{0};      //!< header bytes in m_hdr (0: the packet has the bytes)
     bool m_roce{false};                //!< ParseRoceFrame's result
     RoceFrameInfo m_info;              //!< the parse
+    uint32_t m_observerWord{0};        //!< GetObserverWord
     uint8_t m_hdr[kMaxHeaderBytes];    //!< the header bytes; zeros follow them to m_size
 };
 

@@ -445,7 +445,7 @@ FabricNetDevice::BeginFrame(FabricFrame* f, uint8_t cls)
     }
     if (m_txObserver)
     {
-        m_txObserver->OnTxBegin(m_txObserverIndex, f->PeekPacket(), cls, m_totalQueueBytes);
+        m_txObserver->OnTxBeginFrame(m_txObserverIndex, *f, cls, m_totalQueueBytes);
     }
     if (!m_txBeginTrace.IsEmpty())
     {

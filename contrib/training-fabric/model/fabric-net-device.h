@@ -54,6 +54,20 @@ class FabricTxObserver
      *        (FabricNetDevice::GetTotalQueueBytes at this moment)
      */
     virtual void OnTxBegin(uint32_t index, const Packet& p, uint8_t cls, uint64_t queueBytes) = 0;
+
+    /**
+     * As OnTxBegin, given the frame (what the port calls): an observer that
+     * reads only the frame's size and parse need not make the frame build
+     * its packet. Default: OnTxBegin with the packet.
+     * \param index the value given to FabricNetDevice::SetTxObserver
+     * \param f the frame (must not be kept; its observer word may be set)
+     * \param cls its traffic class
+     * \param queueBytes bytes still queued at the port, all classes
+     */
+    virtual void OnTxBeginFrame(uint32_t index, FabricFrame& f, uint8_t cls, uint64_t queueBytes)
+    {
+        OnTxBegin(index, f.PeekPacket(), cls, queueBytes);
+    }
 };
 
 /**

@@ -175,10 +175,46 @@ class PathMonitor : public Object, private FabricTxObserver
     static constexpr uint32_t kEntry = 1u << 31;
 
     /**
-     * A frame starts transmission on port \p index & ~kEntry (per frame: from
-     * the port's observer hook, or from a probe's "TxBegin" sink).
+     * A frame starts transmission on port \p index & ~kEntry (from a
+     * probe's "TxBegin" sink): classified by its packet.
      */
     void OnTxBegin(uint32_t index, const Packet& p, uint8_t cls, uint64_t queueBytes) override
+    {
+        Account(index, p.GetSize(), queueBytes, [this, &p](bool entry) {
+            return m_classifier.Classify(p, entry);
+        });
+    }
+
+    /**
+     * A frame starts transmission on port \p index & ~kEntry (from the
+     * port's observer hook): classified by its parse at its first hop, its
+     * flow kept in its observer word (flow + 1; UINT32_MAX: not data) for
+     * the next hops, so that no packet is built for the monitor.
+     */
+    void OnTxBeginFrame(uint32_t index, FabricFrame& f, uint8_t cls, uint64_t queueBytes) override
+    {
+        Account(index, f.GetSize(), queueBytes, [this, &f](bool entry) {
+            RoceFlowClassifier::Result c;
+            const uint32_t word = f.GetObserverWord();
+            if (entry || word == 0)
+            {
+                c = m_classifier.ClassifyParsed(f.IsRoce(), f.GetInfo());
+                f.SetObserverWord(c.flow == RoceFlowClassifier::kNotData ? UINT32_MAX : c.flow + 1);
+            }
+            else
+            {
+                c.flow = word == UINT32_MAX ? RoceFlowClassifier::kNotData : word - 1;
+            }
+            return c;
+        });
+    }
+
+    /**
+     * Count a frame of \p size bytes starting on port \p index & ~kEntry with
+     * \p queueBytes queued there, its flow given by \p classify(entry).
+     */
+    template <typename Classify>
+    void Account(uint32_t index, uint32_t size, uint64_t queueBytes, Classify classify)
     {
         const uint32_t dev = index & ~kEntry;
         const bool entry = (index & kEntry) != 0;
@@ -189,10 +225,9 @@ class PathMonitor : public Object, private FabricTxObserver
         {
             m_probes[dev]->Roll(bin);
         }
-        const uint32_t size = p.GetSize();
         cur.bytes += size;
         cur.maxQueue = std::max(cur.maxQueue, queueBytes);
-        const RoceFlowClassifier::Result c = m_classifier.Classify(p, entry);
+        const RoceFlowClassifier::Result c = classify(entry);
         if (c.flow == RoceFlowClassifier::kNotData)
         {
             return;

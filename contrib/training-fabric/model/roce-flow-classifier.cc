@@ -17,12 +17,19 @@ RoceFlowClassifier::RoceFlowClassifier()
 RoceFlowClassifier::Result
 RoceFlowClassifier::Parse(const Packet& p, UidSlot& slot, uint32_t tag)
 {
-    Result r;
     RoceFrameInfo info;
-    if (!ParseRoceFrame(p, info) || info.opcode == roce::kOpAcknowledge ||
-        info.opcode == roce::kOpCnp)
+    const bool roce = ParseRoceFrame(p, info);
+    const Result r = ClassifyParsed(roce, info);
+    slot = UidSlot{tag, r.flow};
+    return r;
+}
+
+RoceFlowClassifier::Result
+RoceFlowClassifier::ClassifyParsed(bool roce, const RoceFrameInfo& info)
+{
+    Result r;
+    if (!roce || info.opcode == roce::kOpAcknowledge || info.opcode == roce::kOpCnp)
     {
-        slot = UidSlot{tag, kNotData};
         return r;
     }
     r.payload = info.payloadBytes;
@@ -36,7 +43,6 @@ RoceFlowClassifier::Parse(const Packet& p, UidSlot& slot, uint32_t tag)
         r.isNew = true;
     }
     r.flow = it->second;
-    slot = UidSlot{tag, r.flow};
     return r;
 }
 

@@ -16,6 +16,8 @@
 namespace ns3
 {
 
+struct RoceFrameInfo;
+
 /**
  * \ingroup training-fabric
  * \brief Maps RoCEv2 data frames to flows, once per frame.
@@ -75,6 +77,15 @@ class RoceFlowClassifier
         }
         return Parse(p, slot, tag);
     }
+
+    /**
+     * Classify a frame by its parse (FabricFrame::GetInfo), as Classify does
+     * by parsing at a frame's entry, without a packet uid to remember it by.
+     * \param roce whether the frame is RoCEv2 (FabricFrame::IsRoce)
+     * \param info its parse
+     * \return the frame's flow, with its payload bytes
+     */
+    Result ClassifyParsed(bool roce, const RoceFrameInfo& info);
 
     /// \return a flow's key: source and destination host (24 bits each), UDP source port
     static uint64_t Key(uint32_t src, uint32_t dst, uint16_t srcPort)

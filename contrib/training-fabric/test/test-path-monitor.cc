@@ -481,6 +481,37 @@ TEST(PathMonitor, HopRecordsSurviveTheTableGrowing)
     Simulator::Destroy();
 }
 
+TEST(PathMonitor, AMonitoredRunBuildsNoPackets)
+{
+    // NIC frames hold their header bytes and build an ns-3 Packet only for
+    // whoever asks for one; the monitor reads the frame's size and parse
+    // (FabricTxObserver::OnTxBeginFrame) and keeps its flow in the frame.
+    // So a monitored run without PFC, pcap or trace sinks creates no Packet
+    // at all: Packet uids count every Packet made, and the first one made
+    // after the run is the next uid after the one made before it. Every
+    // flow is still seen whole at its one switch egress.
+    const std::string text = R"({
+        "topology": {"type": "leaf-spine", "leaves": 1, "spines": 1, "hosts_per_leaf": 4,
+                     "host_link": {"rate": "100Gbps", "delay": "1us"}},
+        "workload": {"type": "all-to-all", "hosts": "all", "bytes": "64KiB"},
+        "monitor": {"enabled": true, "bin": "10us"}})";
+    ScenarioRunner r(ParseScenarioText(text, {}, "lazy.json"));
+    r.Build();
+    const uint64_t before = Create<Packet>(0)->GetUid();
+    r.Run();
+    const uint64_t after = Create<Packet>(0)->GetUid();
+    EXPECT_EQ(after, before + 1);
+    const auto& flows = r.GetMonitor()->GetFlows();
+    ASSERT_EQ(flows.size(), 12u); // 4 x 3
+    for (const auto& f : flows)
+    {
+        ASSERT_EQ(f.hops.size(), 1u); // one switch egress on a single leaf
+        EXPECT_EQ(f.hops[0].frames, f.frames);
+        EXPECT_EQ(f.frames, 16u); // 65,536 B in frames of the 4,096 B MTU
+    }
+    Simulator::Destroy();
+}
+
 TEST(PathMonitor, ClassifierMapsFramesToQueuePairsOnce)
 {
     // Two QPs from 10.0.0.1 (host 0: hosts are 10.0.0.1 + index) to
