@@ -451,16 +451,10 @@ RoceFrameBuilder::Build(uint8_t opcode,
                         const uint8_t* intBlock,
                         uint32_t intBytes) const
 {
-    return BuildFrame(opcode,
-                      m_image[kBth + 1],
-                      psn,
-                      ackReq,
-                      payloadBytes,
-                      ecn,
-                      aeth,
-                      becn,
-                      intBlock,
-                      intBytes);
+    // The frame's bytes, as a packet: one way of building frames.
+    const OwnedFrame f(
+        BuildFabricFrame(opcode, psn, ackReq, payloadBytes, ecn, aeth, becn, intBlock, intBytes));
+    return f.Get()->GetPacket();
 }
 
 FabricFrame*
@@ -489,7 +483,7 @@ RoceFrameBuilder::BuildFabricFrame(uint8_t opcode,
 FabricFrame*
 RoceFrameBuilder::BuildCnpFrame(uint8_t ecn) const
 {
-    // As BuildCnp.
+    // Annex A17.9.3: SE, MigReq, PadCnt, TVer all 0; BECN 1; PSN and AckReq 0.
     return NewFrame(roce::kOpCnp,
                     0x00,
                     0,
@@ -547,53 +541,8 @@ RoceFrameBuilder::NewFrame(uint8_t opcode,
 Ptr<Packet>
 RoceFrameBuilder::BuildCnp(uint8_t ecn) const
 {
-    // Annex A17.9.3: SE, MigReq, PadCnt, TVer all 0; BECN 1; PSN and AckReq 0.
-    return BuildFrame(roce::kOpCnp,
-                      0x00,
-                      0,
-                      false,
-                      roce::kCnpPayloadBytes,
-                      ecn,
-                      nullptr,
-                      true,
-                      nullptr,
-                      0);
-}
-
-Ptr<Packet>
-RoceFrameBuilder::BuildFrame(uint8_t opcode,
-                             uint8_t bthByte1,
-                             uint32_t psn,
-                             bool ackReq,
-                             uint32_t payloadBytes,
-                             uint8_t ecn,
-                             const AethHeader* aeth,
-                             bool becn,
-                             const uint8_t* intBlock,
-                             uint32_t intBytes) const
-{
-    uint8_t b[FabricFrame::kMaxHeaderBytes];
-    uint32_t zeros = 0;
-    const uint32_t headerBytes = WriteHeaders(b,
-                                              opcode,
-                                              bthByte1,
-                                              psn,
-                                              ackReq,
-                                              payloadBytes,
-                                              ecn,
-                                              aeth,
-                                              becn,
-                                              intBlock,
-                                              intBytes,
-                                              zeros);
-    // Everything after the headers is zero bytes: the payload, the ICRC
-    // (carried, not computed: an IcrcTrailer of value 0 writes the same four
-    // zeros) and the Ethernet padding of short frames, which follows the MAC
-    // client data. One zero area holds them: no allocation, no memset, and
-    // (unlike AddPaddingAtEnd) really zero.
-    Ptr<Packet> p = Create<Packet>(zeros);
-    p->AddHeader(RawBytesHeader(b, headerBytes));
-    return p;
+    const OwnedFrame f(BuildCnpFrame(ecn));
+    return f.Get()->GetPacket();
 }
 
 uint32_t
@@ -659,7 +608,11 @@ void
 FabricFrame::BuildPacket() const
 {
     NS_ASSERT(m_hdrLen > 0);
-    // As RoceFrameBuilder::BuildFrame: the headers, then zeros.
+    // The headers, then zero bytes: the payload, the ICRC (carried, not
+    // computed: an IcrcTrailer of value 0 writes the same four zeros) and
+    // the Ethernet padding of short frames, which follows the MAC client
+    // data. One zero area holds them: no allocation, no memset, and (unlike
+    // AddPaddingAtEnd) really zero.
     Ptr<Packet> p = Create<Packet>(m_size - m_hdrLen);
     p->AddHeader(RawBytesHeader(m_hdr, m_hdrLen));
     m_packet = PeekPointer(p);

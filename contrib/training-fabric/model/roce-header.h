@@ -467,22 +467,10 @@ class RoceFrameBuilder
 
   private:
     /**
-     * The common path of Build and BuildCnp.
+     * The common path of every Build: a frame that holds its header bytes.
      * \param bthByte1 BTH byte 1 (SE, M, PadCnt, TVer)
-     * \return the frame
+     * \return the frame (the caller owns it)
      */
-    Ptr<Packet> BuildFrame(uint8_t opcode,
-                           uint8_t bthByte1,
-                           uint32_t psn,
-                           bool ackReq,
-                           uint32_t payloadBytes,
-                           uint8_t ecn,
-                           const AethHeader* aeth,
-                           bool becn,
-                           const uint8_t* intBlock,
-                           uint32_t intBytes) const;
-
-    /// The common path of BuildFabricFrame and BuildCnpFrame: a frame that holds its header bytes.
     FabricFrame* NewFrame(uint8_t opcode,
                           uint8_t bthByte1,
                           uint32_t psn,

@@ -550,6 +550,10 @@ TEST(WireFormat, BuiltFramesHoldTheBytesAndParseOfBuiltPackets)
     // the zeros after the headers as an AETH) the frame of one must have,
     // once its packet is built, exactly the bytes of the other's Build,
     // and its parse must be ParseRoceFrame's of them, field by field.
+    // (Build is the packet of a built frame; what those bytes must be is
+    // checked against ns-3's own headers and the specification above:
+    // DataFrameMatchesNs3HeadersAndSizes, AckFrameMatchesNs3AndIsNotPadded,
+    // ShortFrameIsPaddedAfterIcrc, CnpFrame.)
     RoceFrameBuilder fb = TestBuilder();
     RoceFrameBuilder pb = TestBuilder();
     AethHeader ack;
