@@ -47,7 +47,23 @@ namespace ns3
  * cache lines), the layout LaMarca and Ladner found fastest for priority queues
  * ("The influence of caches on the performance of heaps", JEA 1996).
  *
- * Insert and RemoveNext are O(log n); RemoveNext deletes bottom-up (see
+ * The near future goes to a wheel in front of the heap (a calendar queue,
+ * Brown, CACM 1988, with one year): Buckets buckets of BucketWidth each,
+ * covering the next Buckets x BucketWidth from the last event taken out.
+ * An event within that horizon is appended, unsorted, to its bucket's list
+ * of chunks (no sift); the earliest non-empty bucket is moved, sorted, into
+ * the current run, which hands events out from its front and takes an
+ * event of its buckets in its sorted place (usually at its end: scheduled
+ * later than the others). Events beyond the horizon (timers) go to the
+ * heap; the earlier of the heap's first and the run's first is next. A
+ * packet fabric's per-frame events are nearly all within a few
+ * microseconds (an end of transmission a frame time ahead, an arrival a
+ * cable delay ahead). Chunks are reused last freed first, so an event is
+ * written to memory the run has just read, still in cache. The order is
+ * exactly the heap's: the wheel only decides where an event waits.
+ *
+ * Insert and RemoveNext are O(log n) in the heap and O(1) amortised in the
+ * wheel plus the sort of a bucket; RemoveNext deletes bottom-up (see
  * the .cc). Remove (Simulator::Remove, rare) is O(n): it finds the event by
  * its uid.
  */
@@ -87,25 +103,25 @@ class QuadHeapScheduler : public Scheduler
     /// \return true if no event is pending (IsEmpty without the virtual call)
     bool Empty() const
     {
-        return m_heap.empty();
+        return m_top == nullptr;
     }
 
     /// \return the earliest event's timestamp; requires !Empty()
     uint64_t TopTs() const
     {
-        return m_heap.front().ts;
+        return m_top->ts;
     }
 
     /// \return the earliest event's impl; requires !Empty()
     EventImpl* TopImpl() const
     {
-        return m_heap.front().impl;
+        return m_top->impl;
     }
 
     /// \return the earliest event's tie (see Entry); requires !Empty()
     uint64_t TopTie() const
     {
-        return m_heap.front().tie;
+        return m_top->tie;
     }
 
     /// \return the Scheduler::Event of \p impl at (\p ts, \p uid) in \p context
@@ -195,8 +211,73 @@ class QuadHeapScheduler : public Scheduler
     void SiftDown(std::size_t i);
     /// Takes the event at \p i out, filling its place with the last one.
     void Erase(std::size_t i);
+    /// Removes the heap's earliest event (bottom-up); requires a non-empty heap.
+    void HeapPopFront();
+
+    void NotifyConstructionCompleted() override;
+    /// Puts \p e in the wheel if its bucket is within the horizon, else in the heap.
+    void Add(const Entry& e);
+    /// Points m_top at the earlier of the heap's first and the wheel's first.
+    void UpdateTop();
+    /// Moves bucket \p b's events (absolute number; the earliest non-empty
+    /// bucket) to the current run, sorted.
+    void MakeCurrent(uint64_t b);
+    /// After the current run emptied: the next non-empty bucket becomes current.
+    void AdvanceWheel();
+    /// Appends \p e to the chunks of bucket \p b (not the current one).
+    void Append(uint64_t b, const Entry& e);
+
+    /// \return the absolute bucket number of timestamp \p ts
+    uint64_t BucketOf(uint64_t ts) const
+    {
+        return ts >> m_shift;
+    }
 
     std::vector<Entry> m_heap; //!< m_heap[0] is the earliest; children of i: 4i+1 .. 4i+4
+
+    // The wheel. Events of bucket b (absolute number, ts >> m_shift) after
+    // m_curBucket wait unsorted in a list of chunks, m_bucket[b & m_mask],
+    // with b < m_curBucket + buckets (they entered with b < m_lo + buckets,
+    // and m_lo <= m_curBucket), so no two buckets share a place in the ring.
+    // The current run m_cur holds, sorted, the events of every bucket up to
+    // m_curBucket: the wheel's earliest; it is empty only if the wheel is.
+
+    /// Entries per chunk: 8 x 32 bytes, four cache lines.
+    static constexpr uint32_t kChunkEntries = 8;
+
+    /// A bucket's waiting events: count entries in chunks first ... last.
+    struct Bucket
+    {
+        uint32_t first; //!< first chunk (valid if count > 0)
+        uint32_t last;  //!< last chunk, where the next entry goes
+        uint32_t count; //!< events
+    };
+
+    /// A chunk of a bucket's events.
+    struct Chunk
+    {
+        Entry entry[kChunkEntries]; //!< the events
+    };
+
+    /// \return a free chunk, the one freed last (still in cache)
+    uint32_t NewChunk();
+
+    Time m_bucketWidth;               //!< BucketWidth attribute
+    uint32_t m_nBuckets{0};           //!< Buckets attribute (0: no wheel)
+    std::vector<Bucket> m_bucket;     //!< the buckets after the current one
+    std::vector<Chunk> m_chunk;       //!< every chunk
+    std::vector<uint32_t> m_next;     //!< chunk after chunk i in its bucket
+    std::vector<uint32_t> m_free;     //!< free chunks, the last freed last
+    std::vector<uint64_t> m_occupied; //!< bit b & m_mask set if bucket b has events waiting
+    std::vector<Entry> m_cur;         //!< the current run: [m_head, end) sorted, earliest first
+    std::size_t m_head{0};            //!< first pending entry of m_cur
+    uint64_t m_mask{0};               //!< bucket count - 1
+    uint32_t m_shift{0};              //!< log2 of the bucket width in time steps
+    uint64_t m_lo{0};                 //!< first bucket of the horizon: that of the last event out
+    uint64_t m_curBucket{0};          //!< the last bucket in the current run
+    std::size_t m_wheelCount{0};      //!< events in the wheel (current run included)
+    const Entry* m_top{nullptr};      //!< the earliest event, or nullptr if none
+    bool m_topInWheel{false};         //!< m_top is m_cur[m_head]
 };
 
 } // namespace ns3

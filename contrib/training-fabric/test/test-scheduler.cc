@@ -14,6 +14,7 @@
 #include "ns3/simulator.h"
 #include "ns3/splitmix64.h"
 #include "ns3/string.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <gtest/gtest.h>
@@ -137,6 +138,174 @@ TEST(QuadHeapScheduler, InterleavedInsertRemoveNextAndRemove)
         pending.erase(pending.begin());
     }
     EXPECT_TRUE(s->IsEmpty());
+}
+
+// The wheel in front of the heap only decides where an event waits, never
+// the order. Small wheels (a few buckets of a few time steps) so that a
+// short run crosses every path: the current run (inserts at its end, at
+// its front, in its middle), chunks of eight filling and emptying, the ring
+// wrapping, events beyond the horizon and before it (into the heap, then
+// out of it before or after wheel events), removals from each place, and
+// a move of everything to another scheduler (TakeAll). Expected: the order
+// of a std::set of the same keys, (ts, tie), with tie = 2^63 | uid for an
+// ordinary event and node << 32 | ifIndex for an arrival (the class's
+// documented order); every pop and every peek is checked against it.
+struct WheelCase
+{
+    int64_t widthSteps; //!< BucketWidth, in time steps
+    uint32_t buckets;   //!< Buckets (0: heap only)
+};
+
+class QuadHeapWheel : public ::testing::TestWithParam<WheelCase>
+{
+  protected:
+    static Ptr<QuadHeapScheduler> Make(const WheelCase& c)
+    {
+        ObjectFactory f("ns3::QuadHeapScheduler");
+        f.Set("BucketWidth", TimeValue(TimeStep(c.widthSteps)));
+        f.Set("Buckets", UintegerValue(c.buckets));
+        return f.Create<QuadHeapScheduler>();
+    }
+};
+
+INSTANTIATE_TEST_SUITE_P(Wheels,
+                         QuadHeapWheel,
+                         ::testing::Values(WheelCase{1, 64},
+                                           WheelCase{4, 64},
+                                           WheelCase{3, 128}, // a tie: 2 steps
+                                           WheelCase{7, 64},  // 8 steps
+                                           WheelCase{64, 64},
+                                           WheelCase{1, 192}, // rounds up to 256
+                                           WheelCase{1, 0}));
+
+TEST_P(QuadHeapWheel, HandsOutAsASortedSetWhereverEventsWait)
+{
+    const WheelCase c = GetParam();
+    Ptr<QuadHeapScheduler> s = Make(c);
+    // The horizon in steps: buckets x the width, rounded as documented (the
+    // width to the nearest power of two, the buckets up to one, at least 64).
+    const uint64_t w = static_cast<uint64_t>(c.widthSteps);
+    uint64_t width = 1;
+    while (width * 2 <= w)
+    {
+        width *= 2;
+    }
+    width = (w - width > 2 * width - w) ? 2 * width : width; // the nearer, the lower on a tie
+    uint64_t buckets = c.buckets == 0 ? 1 : 64;
+    while (buckets < c.buckets)
+    {
+        buckets *= 2;
+    }
+    const uint64_t horizon = width * buckets;
+    using WKey = std::tuple<uint64_t, uint64_t, uint32_t>; // (ts, tie, uid)
+    constexpr uint64_t kLocalTie = uint64_t{1} << 63;
+    std::set<WKey> pending;
+    SplitMix64 rng(2026 + c.widthSteps * 1000 + c.buckets);
+    uint32_t uid = 4;
+    uint64_t now = 1000;
+    auto fake = [](uint32_t u) { return reinterpret_cast<EventImpl*>(uintptr_t{u} << 4); };
+    auto insert = [&](uint64_t ts) {
+        const uint32_t u = uid++;
+        if (rng.Next() % 4 == 0)
+        {
+            // An arrival at a (node, ifIndex) no pending arrival of ts has.
+            const uint64_t tie = ((rng.Next() % 64) << 32) | (rng.Next() % 4);
+            if (pending.lower_bound(WKey(ts, tie, 0)) == pending.lower_bound(WKey(ts, tie + 1, 0)))
+            {
+                s->PushArrival(ts, u, static_cast<uint32_t>(tie >> 32), tie & 0xffffffff, fake(u));
+                pending.emplace(ts, tie, u);
+                return;
+            }
+        }
+        s->Push(ts, u, 7, fake(u));
+        pending.emplace(ts, kLocalTie | u, u);
+    };
+    auto checkTop = [&]() {
+        ASSERT_EQ(s->Empty(), pending.empty());
+        ASSERT_EQ(s->IsEmpty(), pending.empty());
+        if (!pending.empty())
+        {
+            const auto& [ts, tie, u] = *pending.begin();
+            ASSERT_EQ(s->TopTs(), ts);
+            ASSERT_EQ(s->TopTie(), tie);
+            ASSERT_EQ(s->TopImpl(), fake(u));
+            ASSERT_EQ(s->PeekNext().key.m_uid, u);
+        }
+    };
+    auto pop = [&]() {
+        const auto [ts, tie, u] = *pending.begin();
+        const QuadHeapScheduler::Next next = s->Pop();
+        ASSERT_EQ(next.ts, ts);
+        ASSERT_EQ(next.impl, fake(u));
+        // An arrival runs as uid RESERVED (3), with its node as context.
+        ASSERT_EQ(next.uid, (tie & kLocalTie) ? u : uint32_t{3});
+        ASSERT_EQ(next.context, (tie & kLocalTie) ? 7U : static_cast<uint32_t>(tie >> 32));
+        pending.erase(pending.begin());
+        now = std::max(now, ts);
+    };
+    for (uint32_t step = 0; step < 40000; ++step)
+    {
+        const uint64_t r = rng.Next() % 100;
+        if (r < 42 && !pending.empty())
+        {
+            pop();
+        }
+        else if (r < 47 && !pending.empty())
+        {
+            auto it = pending.begin();
+            std::advance(it, rng.Next() % pending.size());
+            s->Remove(QuadHeapScheduler::MakeEvent(std::get<0>(*it), std::get<2>(*it), 0, nullptr));
+            pending.erase(it);
+        }
+        else if (r < 50)
+        {
+            // A burst at one instant (a thousand ports ending frames at once).
+            const uint64_t ts = now + rng.Next() % (2 * width + 1);
+            for (int i = 0; i < 20; ++i)
+            {
+                insert(ts);
+            }
+        }
+        else if (r < 53 && now > horizon)
+        {
+            // Into the past (the generic API allows it): into the heap, and
+            // the next pop goes back in time while the wheel holds events.
+            insert(now - 1 - rng.Next() % horizon);
+        }
+        else if (r < 70)
+        {
+            insert(now + rng.Next() % (3 * width)); // the current bucket and the next ones
+        }
+        else if (r < 90)
+        {
+            insert(now + rng.Next() % horizon); // anywhere in the wheel
+        }
+        else
+        {
+            insert(now + horizon / 2 + rng.Next() % (2 * horizon)); // near and beyond the horizon
+        }
+        checkTop();
+        if (::testing::Test::HasFatalFailure())
+        {
+            return;
+        }
+    }
+    // Everything moves to a scheduler with another wheel (as SetScheduler
+    // does) and comes out there in the same order.
+    Ptr<QuadHeapScheduler> other = Make(WheelCase{2, 64});
+    other->TakeAll(*s);
+    EXPECT_TRUE(s->Empty());
+    s = other;
+    while (!pending.empty())
+    {
+        checkTop();
+        pop();
+        if (::testing::Test::HasFatalFailure())
+        {
+            return;
+        }
+    }
+    EXPECT_TRUE(s->Empty());
 }
 
 // Through the simulator: events at one time run in the order they were

@@ -416,15 +416,26 @@ TEST(SimulatorImpl, ScenariosGiveTheSameOutputsUnderBoth)
     {
         const auto ns3Run = RunIncast(sets, "ns3-default");
         // Every port and cable direction in a slot (the default's 2,048 cover
-        // this fabric's 96), some (7) with the rest in the heap, or none.
-        for (uint32_t maxSlots : {2048U, 7U, 0U})
+        // this fabric's 96), some (7) with the rest in the quad heap's wheel,
+        // or none; and with none, a wheel of 64 x 0.5 ns (ends of frames in
+        // it, arrivals 1 us ahead beyond it, in the heap) or no wheel.
+        const std::vector<std::pair<uint32_t, uint32_t>> places = {{2048, 4096},
+                                                                   {7, 4096},
+                                                                   {0, 4096},
+                                                                   {0, 64},
+                                                                   {0, 0}};
+        for (const auto& [maxSlots, buckets] : places)
         {
             Config::SetDefault("ns3::FabricSimulatorImpl::MaxSlots", UintegerValue(maxSlots));
+            Config::SetDefault("ns3::QuadHeapScheduler::Buckets", UintegerValue(buckets));
             const auto fabricRun = RunIncast(sets, "fabric");
-            EXPECT_EQ(fabricRun.first, ns3Run.first) << sets.front() << ", " << maxSlots;
-            EXPECT_EQ(fabricRun.second, ns3Run.second) << sets.front() << ", " << maxSlots;
+            EXPECT_EQ(fabricRun.first, ns3Run.first)
+                << sets.front() << ", " << maxSlots << ", " << buckets;
+            EXPECT_EQ(fabricRun.second, ns3Run.second)
+                << sets.front() << ", " << maxSlots << ", " << buckets;
         }
         Config::SetDefault("ns3::FabricSimulatorImpl::MaxSlots", UintegerValue(2048));
+        Config::SetDefault("ns3::QuadHeapScheduler::Buckets", UintegerValue(4096));
         // Runs that did the work: every flow completed, nothing lost.
         EXPECT_NE(ns3Run.first.find("\"outcome\": \"completed\""), std::string::npos)
             << ns3Run.first;
