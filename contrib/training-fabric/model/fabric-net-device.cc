@@ -257,6 +257,20 @@ FabricNetDevice::EnqueueFrame(FabricFrame* f, uint8_t cls, uint32_t tag)
 {
     NS_ASSERT(cls < kNumClasses);
     const uint32_t bytes = f->GetSize();
+    if (!m_busy && m_nonEmpty == 0 && m_scheduler == STRICT_PRIORITY && m_control.empty() &&
+        m_channel && ((PausedClasses() >> cls) & 1) == 0)
+    {
+        // An idle port with every queue empty sends the frame at once: what
+        // queueing it and TryTransmit would do (it is the one frame ready,
+        // so strict priority takes it), without touching the class's queue,
+        // in a large fabric a cache line or two read cold (issue #15).
+        if (bytes > m_frameCounters.maxQueueBytes)
+        {
+            m_frameCounters.maxQueueBytes = bytes; // m_totalQueueBytes is 0
+        }
+        SendDequeued(f, cls, tag);
+        return;
+    }
     ClassQueue& q = m_class[cls];
     q.frames.push_back(Item{OwnedFrame(f), bytes, tag});
     q.bytes += bytes;
@@ -400,17 +414,7 @@ FabricNetDevice::TryTransmit()
     uint32_t tag = 0;
     if (DequeueData(f, cls, tag))
     {
-        if (!m_dequeueCallback.IsNull())
-        {
-            // The callback may change the packet: read it again.
-            m_dequeueCallback(this, f->GetPacket(), cls, tag);
-            f->Refresh();
-        }
-        else if (m_handler)
-        {
-            m_handler->FrameDequeued(this, *f, cls, tag);
-        }
-        BeginFrame(f, cls);
+        SendDequeued(f, cls, tag);
     }
     else if ((m_handlerPulls || !m_pullCallback.IsNull()) && m_linkUp)
     {
@@ -432,6 +436,22 @@ FabricNetDevice::TryTransmit()
             BeginFrame(pulled, cls);
         }
     }
+}
+
+inline void
+FabricNetDevice::SendDequeued(FabricFrame* f, uint8_t cls, uint32_t tag)
+{
+    if (!m_dequeueCallback.IsNull())
+    {
+        // The callback may change the packet: read it again.
+        m_dequeueCallback(this, f->GetPacket(), cls, tag);
+        f->Refresh();
+    }
+    else if (m_handler)
+    {
+        m_handler->FrameDequeued(this, *f, cls, tag);
+    }
+    BeginFrame(f, cls);
 }
 
 void

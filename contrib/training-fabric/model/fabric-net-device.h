@@ -339,6 +339,9 @@ class FabricNetDevice : public NetDevice
     /// Take the next data frame (\p f, to take over) per the tx scheduler;
     /// false when none is eligible.
     bool DequeueData(FabricFrame*& f, uint8_t& cls, uint32_t& tag);
+    /// Hand the dequeued frame \p f of class \p cls (its tag \p tag) to the
+    /// dequeue callback or the handler, then send it (BeginFrame).
+    void SendDequeued(FabricFrame* f, uint8_t cls, uint32_t tag);
     /// Count and trace frame \p f of class \p cls, then start it (and hand it on).
     void BeginFrame(FabricFrame* f, uint8_t cls);
     /// Put \p f on the cable (which takes it over) and schedule the end of its transmission.

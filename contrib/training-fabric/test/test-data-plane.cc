@@ -295,6 +295,28 @@ TEST(DataPlane, DequeueCallbackThatGrowsAFrameSendsItAtItsNewSize)
     Simulator::Destroy();
 }
 
+TEST(DataPlane, PeakQueueCountsAFrameAnIdlePortSendsAtOnce)
+{
+    // A frame counts in the port's queue from the instant it is queued, even
+    // when the port is idle and starts it at once. At 1 us a 1,000-byte frame
+    // and a 600-byte one are queued back to back: the first starts at once
+    // (queued 1,000 B for an instant), the second waits behind it (600 B). At
+    // 5 us, the port long idle again (1,024 B take 81.92 ns), a 1,400-byte
+    // frame alone: queued 1,400 B for an instant. Peak: 1,400 bytes.
+    Cable c = MakeCable(MicroSeconds(1));
+    uint32_t received = 0;
+    c.b->SetFabricReceiveCallback([&](Ptr<FabricNetDevice>, Ptr<Packet>) { ++received; });
+    Simulator::Schedule(MicroSeconds(1), [&c]() {
+        c.a->Enqueue(Create<Packet>(1000), 3);
+        c.a->Enqueue(Create<Packet>(600), 3);
+    });
+    Simulator::Schedule(MicroSeconds(5), [&c]() { c.a->Enqueue(Create<Packet>(1400), 3); });
+    Simulator::Run();
+    EXPECT_EQ(received, 3u);
+    EXPECT_EQ(c.a->GetCounters().maxQueueBytes, 1400u);
+    Simulator::Destroy();
+}
+
 TEST(DataPlane, PausedClassHoldsItsFramesOtherClassesFlow)
 {
     // a queues one frame in class 3 and one in class 1 while class 3 is paused:
