@@ -79,39 +79,49 @@ FabricChannel::ArrivalEvent::Notify()
     m_channel->Deliver(m_peer);
 }
 
-void
-FabricChannel::Wire::Grow()
-{
-    // Double the ring, oldest frame first at index 0.
-    std::vector<InFlight> grown(m_ring.empty() ? 16 : 2 * m_ring.size());
-    for (std::size_t i = 0; i < m_size; ++i)
-    {
-        grown[i] = m_ring[(m_head + i) & (m_ring.size() - 1)];
-    }
-    m_ring.swap(grown);
-    m_head = 0;
-}
-
 inline void
-FabricChannel::Wire::Push(FabricFrame* f, int64_t arrival, uint32_t epoch)
+FabricChannel::Wire::Push(FabricFrame* f, int64_t arrival)
 {
-    if (m_size == m_ring.size())
+    f->m_wireNext = nullptr;
+    f->m_wireLost = false;
+    if (m_tail)
     {
-        Grow();
+        // The frame sent before this one, a frame time ago: still in cache.
+        m_tail->m_wireNext = f;
+        m_tail->m_wireNextArrival = arrival;
     }
-    m_ring[(m_head + m_size) & (m_ring.size() - 1)] = InFlight{f, arrival, epoch};
-    m_size++;
+    else
+    {
+        m_head = f;
+        m_headArrival = arrival;
+    }
+    m_tail = f;
 }
 
-inline FabricChannel::InFlight
+inline FabricFrame*
 FabricChannel::Wire::Pop()
 {
-    NS_ASSERT(m_size > 0);
-    const InFlight f = m_ring[m_head];
-    m_size--;
-    // An emptied wire starts again at entry 0 (see FifoQueue::pop_front).
-    m_head = m_size == 0 ? 0 : (m_head + 1) & (m_ring.size() - 1);
+    NS_ASSERT(m_head);
+    FabricFrame* f = m_head;
+    m_head = f->m_wireNext;
+    if (m_head)
+    {
+        m_headArrival = f->m_wireNextArrival;
+    }
+    else
+    {
+        m_tail = nullptr;
+    }
     return f;
+}
+
+void
+FabricChannel::Wire::MarkLost()
+{
+    for (FabricFrame* f = m_head; f; f = f->m_wireNext)
+    {
+        f->m_wireLost = true;
+    }
 }
 
 FabricChannel::Wire::~Wire()
@@ -122,13 +132,13 @@ FabricChannel::Wire::~Wire()
 void
 FabricChannel::Wire::Clear()
 {
-    for (std::size_t i = 0; i < m_size; ++i)
+    while (m_head)
     {
-        FabricFrame::Free(m_ring[(m_head + i) & (m_ring.size() - 1)].frame);
+        FabricFrame* f = m_head;
+        m_head = f->m_wireNext;
+        FabricFrame::Free(f);
     }
-    m_ring.clear();
-    m_head = 0;
-    m_size = 0;
+    m_tail = nullptr;
 }
 
 void
@@ -206,7 +216,7 @@ FabricChannel::Transmit(FabricFrame* f, const FabricNetDevice* src, Time txTime)
     const Time delay = txTime + m_delay;
     Wire& wire = m_wire[peer];
     const bool idle = wire.IsEmpty();
-    wire.Push(f, (FabricSimulatorImpl::FastNow() + delay).GetTimeStep(), m_epoch);
+    wire.Push(f, (FabricSimulatorImpl::FastNow() + delay).GetTimeStep());
     if (idle)
     {
         // A QuadHeapScheduler orders arrivals whenever they are scheduled, so
@@ -225,21 +235,22 @@ void
 FabricChannel::Deliver(int peer) const
 {
     Wire& wire = m_wire[peer];
-    const InFlight f = wire.Pop();
+    const int64_t arrival = wire.NextArrival(); // now
+    FabricFrame* f = wire.Pop();
     if (m_chained[peer] && !wire.IsEmpty())
     {
         // The next frame's arrival, later than this one's, which is now (each
         // frame's line time > 0).
-        ScheduleArrival(peer, TimeStep(wire.NextArrival() - f.arrival), true);
+        ScheduleArrival(peer, TimeStep(wire.NextArrival() - arrival), true);
     }
-    if (f.epoch != m_epoch)
+    if (f->m_wireLost)
     {
         // The link went down while the frame was being serialized or in
         // flight (and may be up again now): the frame is lost.
-        m_dev[1 - peer]->LinkDownLoss(f.frame);
+        m_dev[1 - peer]->LinkDownLoss(f);
         return;
     }
-    m_dev[peer]->ReceiveFrame(f.frame); // the receiver takes the frame over
+    m_dev[peer]->ReceiveFrame(f); // the receiver takes the frame over
 }
 
 void
@@ -260,7 +271,10 @@ FabricChannel::SetLinkUp(bool up)
     m_up = up;
     if (!up)
     {
-        m_epoch++;
+        // Frames on the cable now (being serialized or in flight) are lost
+        // when they arrive, even if the link is up again by then.
+        m_wire[0].MarkLost();
+        m_wire[1].MarkLost();
     }
     for (const auto& dev : m_dev)
     {

@@ -35,13 +35,14 @@ class FabricNetDevice;
  * (FabricNetDevice::Counters::linkDownDrops). Only a channel on which
  * EnableLinkEvents() was called before the run can change state.
  *
- * Frames in flight wait in a first-in first-out ring per direction: on one
- * direction they arrive in the order they were sent (one transmitter, one
- * fixed delay, each frame's line time > 0), so only the oldest frame's
- * arrival is pending in the scheduler, as one reused EventImpl per
- * direction; when it runs it schedules the next frame's arrival, at the
- * time stored with that frame (a busy 400G cable of 1 us holds ~45 frames:
- * one scheduler entry, not ~45). Arrivals are ordered among
+ * Frames in flight wait first in, first out per direction, in a list
+ * linked through the frames (see Wire): on one direction they arrive in
+ * the order they were sent (one transmitter, one fixed delay, each frame's
+ * line time > 0), so only the oldest frame's arrival is pending in the
+ * scheduler, in one slot or as one reused EventImpl per direction; when it
+ * runs it schedules the next frame's arrival, at the time stored with the
+ * frame (a busy 400G cable of 1 us holds ~45 frames: one scheduler entry,
+ * not ~45). Arrivals are ordered among
  * events of their timestamp by (node, interface), not by when they were
  * scheduled (QuadHeapScheduler::ScheduleArrival), so the order of events,
  * and every output, are those of one event per frame scheduled at send.
@@ -97,16 +98,13 @@ class FabricChannel : public Channel
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
 
   private:
-    /// A frame on the wire, when it arrives and the link's epoch when it was
-    /// sent. The ring owns the frame.
-    struct InFlight
-    {
-        FabricFrame* frame; //!< owned by the ring
-        int64_t arrival;    //!< arrival time, in time steps
-        uint32_t epoch;     //!< m_epoch when it was sent
-    };
-
-    /// Frames in flight towards one end, oldest first (a ring that only grows).
+    /**
+     * Frames in flight towards one end, oldest first: a list through the
+     * frames themselves (FabricFrame's wire fields; each holds the next
+     * one's arrival time), so that delivering a frame reads no memory but
+     * the frame's first cache line, which the receiver reads anyway, and
+     * the channel's. The list owns its frames.
+     */
     class Wire
     {
       public:
@@ -115,31 +113,31 @@ class FabricChannel : public Channel
         Wire(const Wire&) = delete;
         Wire& operator=(const Wire&) = delete;
 
-        /// Add \p f (the ring takes it over) as the newest frame.
-        void Push(FabricFrame* f, int64_t arrival, uint32_t epoch);
-        /// Take the oldest frame out; the caller takes it over.
-        InFlight Pop();
+        /// Add \p f (the list takes it over) as the newest frame, arriving at \p arrival.
+        void Push(FabricFrame* f, int64_t arrival);
+        /// Take the oldest frame out (the caller takes it over); requires !IsEmpty().
+        FabricFrame* Pop();
+        /// Free every frame in flight.
         void Clear();
+        /// Mark every frame in flight lost (the link went down).
+        void MarkLost();
 
         /// \return true if no frame is in flight
         bool IsEmpty() const
         {
-            return m_size == 0;
+            return m_head == nullptr;
         }
 
         /// \return the arrival time (time steps) of the oldest frame; requires !IsEmpty()
         int64_t NextArrival() const
         {
-            return m_ring[m_head].arrival;
+            return m_headArrival;
         }
 
       private:
-        /// Double the ring's capacity (it is full).
-        void Grow();
-
-        std::vector<InFlight> m_ring; //!< capacity a power of two
-        std::size_t m_head{0};        //!< index of the oldest frame
-        std::size_t m_size{0};        //!< frames in flight
+        FabricFrame* m_head{nullptr}; //!< the oldest frame
+        FabricFrame* m_tail{nullptr}; //!< the newest frame
+        int64_t m_headArrival{0};     //!< the oldest frame's arrival time, in time steps
     };
 
     /// The arrival event of one direction (the scheduler holds a reference per pending arrival).
@@ -174,7 +172,6 @@ class FabricChannel : public Channel
     uint32_t m_ifIndex[2]{0, 0};   //!< interface indices of the two ends (arrival order)
     bool m_linkEvents{false};      //!< EnableLinkEvents() was called
     bool m_up{true};               //!< link state
-    uint32_t m_epoch{0};           //!< number of times the link went down
     // Transmit() is const for FabricRemoteChannel's sake; the frames in
     // flight are the channel's state that carrying a frame changes.
     mutable Wire m_wire[2];         //!< frames in flight towards end 0 / 1

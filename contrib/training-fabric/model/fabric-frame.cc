@@ -9,6 +9,7 @@
 
 #include "block-pool.h"
 
+#include <cstddef>
 #include <new>
 
 namespace ns3
@@ -34,6 +35,8 @@ FramePool()
 FabricFrame*
 FabricFrame::Allocate()
 {
+    // A hop reads the first line only: the fields before m_packet fill it.
+    static_assert(offsetof(FabricFrame, m_packet) == 64, "FabricFrame: hot fields in one line");
     // Default-initialized: the header bytes are written before they are read.
     return new (FramePool().Allocate()) FabricFrame;
 }
@@ -62,7 +65,7 @@ FabricFrame::Free(FabricFrame* f)
     {
         return;
     }
-    if (f->m_packet)
+    if (f->m_hdrLen == 0 && f->m_packet) // held header bytes: no packet (and no look at its line)
     {
         f->m_packet->Unref();
     }

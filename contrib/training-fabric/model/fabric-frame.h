@@ -67,7 +67,7 @@ class FabricFrame
     /// \return the packet, no reference taken, valid while the frame is (built now if needed)
     Packet& PeekPacket() const
     {
-        if (!m_packet)
+        if (m_hdrLen != 0) // m_packet is set exactly when the header bytes are not held
         {
             BuildPacket();
         }
@@ -142,11 +142,19 @@ class FabricFrame
     /// Build m_packet from the header bytes held here (PeekPacket).
     void BuildPacket() const;
 
+    friend class FabricChannel; // the wire fields
+
+    // First cache line: what every hop reads (size, parse) and the frame's
+    // place on its cable, so that delivering it reads no other line.
+    uint32_t m_size{0};               //!< bytes of the frame (as stored)
+    mutable uint16_t m_hdrLen{0};     //!< header bytes in m_hdr (0: the packet has the bytes)
+    bool m_roce{false};               //!< ParseRoceFrame's result
+    bool m_wireLost{false};           //!< its link went down while it was on the cable
+    RoceFrameInfo m_info;             //!< the parse
+    FabricFrame* m_wireNext{nullptr}; //!< the frame sent after it on its cable, if any
+    int64_t m_wireNextArrival{0};     //!< that frame's arrival time, in time steps
+    // Then what only some frames or hops read.
     mutable Packet* m_packet{nullptr}; //!< one reference, owned; nullptr while m_hdrLen > 0
-    uint32_t m_size{0};                //!< bytes of the frame (as stored)
-    mutable uint16_t m_hdrLen{0};      //!< header bytes in m_hdr (0: the packet has the bytes)
-    bool m_roce{false};                //!< ParseRoceFrame's result
-    RoceFrameInfo m_info;              //!< the parse
     uint32_t m_observerWord{0};        //!< GetObserverWord
     uint8_t m_hdr[kMaxHeaderBytes];    //!< the header bytes; zeros follow them to m_size
 };

@@ -289,23 +289,26 @@ class IcrcTrailer : public Trailer
  */
 struct RoceFrameInfo
 {
-    uint16_t etherType{0};    //!< EtherType (0x0800 for RoCEv2, 0x8808 for PFC)
+    // Widest fields first: 40 bytes without padding (48 in header order),
+    // so that a FabricFrame's first cache line holds the parse and the
+    // frame's place on its cable.
     uint32_t srcIp{0};        //!< host byte order
     uint32_t dstIp{0};        //!< host byte order
+    uint32_t destQp{0};       //!< BTH destination QP
+    uint32_t psn{0};          //!< BTH PSN
+    uint32_t msn{0};          //!< AETH MSN (0 without AETH)
+    uint32_t payloadBytes{0}; //!< IP total length minus every header and the ICRC
+    uint16_t etherType{0};    //!< EtherType (0x0800 for RoCEv2, 0x8808 for PFC)
+    uint16_t srcPort{0};      //!< UDP source port
+    uint16_t dstPort{0};      //!< UDP destination port (4791)
     uint8_t dscp{0};          //!< IPv4 DSCP
     uint8_t ecn{0};           //!< IPv4 ECN (0 Not-ECT, 1 ECT(1), 2 ECT(0), 3 CE)
     uint8_t ipProto{0};       //!< IPv4 protocol (17)
-    uint16_t srcPort{0};      //!< UDP source port
-    uint16_t dstPort{0};      //!< UDP destination port (4791)
     uint8_t opcode{0};        //!< BTH opcode
     bool becn{false};         //!< BTH BECN bit
     bool ackReq{false};       //!< BTH AckReq bit
-    uint32_t destQp{0};       //!< BTH destination QP
-    uint32_t psn{0};          //!< BTH PSN
     bool hasAeth{false};      //!< an AETH follows the BTH (opcode Acknowledge)
     uint8_t aethSyndrome{0};  //!< AETH syndrome (0 without AETH)
-    uint32_t msn{0};          //!< AETH MSN (0 without AETH)
-    uint32_t payloadBytes{0}; //!< IP total length minus every header and the ICRC
     bool hasInt{false};       //!< an INT shim follows the BTH (and AETH)
     uint8_t intHops{0};       //!< records in the shim
 };
