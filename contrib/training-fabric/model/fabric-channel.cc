@@ -82,13 +82,13 @@ FabricChannel::ArrivalEvent::Notify()
 inline void
 FabricChannel::Wire::Push(FabricFrame* f, int64_t arrival)
 {
-    f->m_wireNext = nullptr;
+    f->m_linkNext = nullptr;
     f->m_wireLost = false;
     if (m_tail)
     {
         // The frame sent before this one, a frame time ago: still in cache.
-        m_tail->m_wireNext = f;
-        m_tail->m_wireNextArrival = arrival;
+        m_tail->m_linkNext = f;
+        m_tail->m_linkWord = arrival;
     }
     else
     {
@@ -103,10 +103,10 @@ FabricChannel::Wire::Pop()
 {
     NS_ASSERT(m_head);
     FabricFrame* f = m_head;
-    m_head = f->m_wireNext;
+    m_head = f->m_linkNext;
     if (m_head)
     {
-        m_headArrival = f->m_wireNextArrival;
+        m_headArrival = f->m_linkWord;
     }
     else
     {
@@ -118,7 +118,7 @@ FabricChannel::Wire::Pop()
 void
 FabricChannel::Wire::MarkLost()
 {
-    for (FabricFrame* f = m_head; f; f = f->m_wireNext)
+    for (FabricFrame* f = m_head; f; f = f->m_linkNext)
     {
         f->m_wireLost = true;
     }
@@ -135,7 +135,7 @@ FabricChannel::Wire::Clear()
     while (m_head)
     {
         FabricFrame* f = m_head;
-        m_head = f->m_wireNext;
+        m_head = f->m_linkNext;
         FabricFrame::Free(f);
     }
     m_tail = nullptr;

@@ -11,6 +11,7 @@
 
 #include "ns3/packet.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 
@@ -142,17 +143,21 @@ class FabricFrame
     /// Build m_packet from the header bytes held here (PeekPacket).
     void BuildPacket() const;
 
-    friend class FabricChannel; // the wire fields
+    friend class FabricChannel; // the link fields, on a cable
+    friend class FrameQueue;    // the link fields, in a port's queue
 
     // First cache line: what every hop reads (size, parse) and the frame's
-    // place on its cable, so that delivering it reads no other line.
+    // place in the one list that holds it (a cable's frames in flight or a
+    // port's class queue), so that taking it from there reads no other line.
     uint32_t m_size{0};               //!< bytes of the frame (as stored)
     mutable uint16_t m_hdrLen{0};     //!< header bytes in m_hdr (0: the packet has the bytes)
     bool m_roce{false};               //!< ParseRoceFrame's result
-    bool m_wireLost{false};           //!< its link went down while it was on the cable
+    bool m_wireLost{false};           //!< on a cable: its link went down while it was there
     RoceFrameInfo m_info;             //!< the parse
-    FabricFrame* m_wireNext{nullptr}; //!< the frame sent after it on its cable, if any
-    int64_t m_wireNextArrival{0};     //!< that frame's arrival time, in time steps
+    FabricFrame* m_linkNext{nullptr}; //!< the next frame in its list, if any
+    /// On a cable: the next frame's arrival time, in time steps. In a queue:
+    /// this frame's queued bytes (high 32 bits) and tag (low 32 bits).
+    int64_t m_linkWord{0};
     // Then what only some frames or hops read.
     mutable Packet* m_packet{nullptr}; //!< one reference, owned; nullptr while m_hdrLen > 0
     uint32_t m_observerWord{0};        //!< GetObserverWord
@@ -214,6 +219,106 @@ class OwnedFrame
 
   private:
     FabricFrame* m_f{nullptr}; //!< owned, or none
+};
+
+/**
+ * \ingroup training-fabric
+ * \brief A port's class queue: frames first in, first out, each with its
+ * queued bytes and tag, in a list linked through the frames themselves
+ * (FabricFrame's link fields), so that queueing a frame writes the frame
+ * before it (queued shortly before, still in cache) and taking one reads
+ * only the frame, which is sent next anyway: no buffer of its own to read
+ * cold. The queue owns its frames.
+ */
+class FrameQueue
+{
+  public:
+    FrameQueue() = default;
+
+    /// An empty queue: a copy of an empty one (a device copied from its
+    /// prototype, which queues nothing; frames have one owner).
+    FrameQueue(const FrameQueue& o)
+        : FrameQueue()
+    {
+        NS_ASSERT_MSG(o.empty(), "FrameQueue: copy of a queue holding frames");
+    }
+
+    FrameQueue& operator=(const FrameQueue&) = delete;
+
+    ~FrameQueue()
+    {
+        clear();
+    }
+
+    /// \return true if no frame is queued
+    bool empty() const
+    {
+        return m_head == nullptr;
+    }
+
+    /// \return the number of frames queued
+    std::size_t size() const
+    {
+        return m_size;
+    }
+
+    /// Queue \p f (the queue takes it over) with its \p bytes and \p tag.
+    void push_back(FabricFrame* f, uint32_t bytes, uint32_t tag)
+    {
+        f->m_linkNext = nullptr;
+        f->m_linkWord = static_cast<int64_t>((uint64_t{bytes} << 32) | tag);
+        if (m_tail)
+        {
+            m_tail->m_linkNext = f;
+        }
+        else
+        {
+            m_head = f;
+        }
+        m_tail = f;
+        ++m_size;
+    }
+
+    /// \return the queued bytes of the oldest frame; requires !empty()
+    uint32_t FrontBytes() const
+    {
+        return static_cast<uint32_t>(static_cast<uint64_t>(m_head->m_linkWord) >> 32);
+    }
+
+    /// Take the oldest frame out (the caller takes it over), with its
+    /// queued \p bytes and \p tag; requires !empty().
+    FabricFrame* pop_front(uint32_t& bytes, uint32_t& tag)
+    {
+        FabricFrame* f = m_head;
+        const uint64_t word = static_cast<uint64_t>(f->m_linkWord);
+        bytes = static_cast<uint32_t>(word >> 32);
+        tag = static_cast<uint32_t>(word);
+        m_head = f->m_linkNext;
+        if (!m_head)
+        {
+            m_tail = nullptr;
+        }
+        --m_size;
+        return f;
+    }
+
+    /// Free every queued frame.
+    void clear()
+    {
+        while (m_head)
+        {
+            FabricFrame* f = m_head;
+            m_head = f->m_linkNext;
+            FabricFrame::Free(f);
+        }
+        m_tail = nullptr;
+        m_size = 0;
+    }
+
+  private:
+    FabricFrame* m_head{nullptr}; //!< the oldest frame
+    FabricFrame* m_tail{nullptr}; //!< the newest frame
+    std::size_t m_size{0};        //!< frames queued
 };
 
 } // namespace ns3

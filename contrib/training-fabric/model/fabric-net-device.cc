@@ -272,7 +272,7 @@ FabricNetDevice::EnqueueFrame(FabricFrame* f, uint8_t cls, uint32_t tag)
         return;
     }
     ClassQueue& q = m_class[cls];
-    q.frames.push_back(Item{OwnedFrame(f), bytes, tag});
+    q.frames.push_back(f, bytes, tag);
     q.bytes += bytes;
     m_nonEmpty |= static_cast<uint8_t>(1u << cls);
     m_totalQueueBytes += bytes;
@@ -364,10 +364,10 @@ FabricNetDevice::DequeueData(FabricFrame*& f, uint8_t& cls, uint32_t& tag)
                 m_drrNext = (m_drrNext + 1) % kNumClasses;
                 continue;
             }
-            if (m_deficit[c] >= static_cast<int64_t>(m_class[c].frames.front().bytes))
+            if (m_deficit[c] >= static_cast<int64_t>(m_class[c].frames.FrontBytes()))
             {
                 chosen = c;
-                m_deficit[c] -= m_class[c].frames.front().bytes;
+                m_deficit[c] -= m_class[c].frames.FrontBytes();
             }
             else
             {
@@ -381,12 +381,10 @@ FabricNetDevice::DequeueData(FabricFrame*& f, uint8_t& cls, uint32_t& tag)
         return false;
     }
     ClassQueue& q = m_class[chosen];
-    Item& item = q.frames.front();
-    f = item.frame.Release();
-    tag = item.tag;
-    q.bytes -= item.bytes;
-    m_totalQueueBytes -= item.bytes;
-    q.frames.pop_front();
+    uint32_t bytes = 0;
+    f = q.frames.pop_front(bytes, tag);
+    q.bytes -= bytes;
+    m_totalQueueBytes -= bytes;
     if (q.frames.empty())
     {
         m_nonEmpty &= static_cast<uint8_t>(~(1u << chosen));

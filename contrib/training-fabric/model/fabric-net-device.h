@@ -365,13 +365,6 @@ class FabricNetDevice : public NetDevice
         FabricNetDevice* m_dev; //!< not owned
     };
 
-    struct Item
-    {
-        OwnedFrame frame;
-        uint32_t bytes;
-        uint32_t tag;
-    };
-
     /**
      * This device's end-of-transmission event, made at its first frame.
      * Never copied: FabricTopology builds devices as copies of one
@@ -409,8 +402,8 @@ class FabricNetDevice : public NetDevice
     /// A data class: its frames and their bytes, in one half cache line.
     struct ClassQueue
     {
-        FifoQueue<Item> frames; //!< allocated at the first frame
-        uint64_t bytes{0};      //!< sum of the frames' Item::bytes
+        FrameQueue frames; //!< linked through the frames
+        uint64_t bytes{0}; //!< sum of the frames' queued bytes
     };
 
     // Fields every frame reads or writes come first, in cache lines of
