@@ -235,12 +235,18 @@ class FrameQueue
   public:
     FrameQueue() = default;
 
-    /// An empty queue: a copy of an empty one (a device copied from its
-    /// prototype, which queues nothing; frames have one owner).
+    /// A queue of frames of its own on the same packets, with the same bytes
+    /// and tags (a device copied from its prototype, as OwnedFrame copies).
     FrameQueue(const FrameQueue& o)
         : FrameQueue()
     {
-        NS_ASSERT_MSG(o.empty(), "FrameQueue: copy of a queue holding frames");
+        for (FabricFrame* f = o.m_head; f; f = f->m_linkNext)
+        {
+            const uint64_t word = static_cast<uint64_t>(f->m_linkWord);
+            push_back(FabricFrame::Make(f->GetPacket()),
+                      static_cast<uint32_t>(word >> 32),
+                      static_cast<uint32_t>(word));
+        }
     }
 
     FrameQueue& operator=(const FrameQueue&) = delete;

@@ -295,6 +295,46 @@ TEST(DataPlane, DequeueCallbackThatGrowsAFrameSendsItAtItsNewSize)
     Simulator::Destroy();
 }
 
+TEST(DataPlane, ACopiedPortKeepsAndSendsItsQueuedFrames)
+{
+    // A port copied (CopyObject, as FabricTopology copies its prototype)
+    // while it holds a queued frame gets a frame of its own with the same
+    // size, class and tag: its queue and its byte counts agree, and once
+    // cabled it sends that frame and a later one. Expected: 1 frame, 100 B
+    // in class 3 in both; the copy sends the 100 B frame, then (strict
+    // priority: class 3 before class 1) the 40 B one queued later.
+    FabricTopology::EnsurePicosecondResolution();
+    Ptr<FabricNetDevice> proto = CreateObject<FabricNetDevice>();
+    proto->Enqueue(Create<Packet>(100), 3, 7); // no cable: it stays queued
+    Ptr<FabricNetDevice> copy = CopyObject(proto);
+    for (const Ptr<FabricNetDevice>& d : {proto, copy})
+    {
+        EXPECT_EQ(d->GetQueueFrames(3), 1u);
+        EXPECT_EQ(d->GetQueueBytes(3), 100u);
+        EXPECT_EQ(d->GetTotalQueueBytes(), 100u);
+    }
+    Ptr<FabricNetDevice> peer = CreateObject<FabricNetDevice>();
+    for (Ptr<FabricNetDevice> d : {copy, peer})
+    {
+        CreateObject<Node>()->AddDevice(d);
+        d->SetAddress(Mac48Address::Allocate());
+    }
+    Ptr<FabricChannel> ch = CreateObject<FabricChannel>();
+    copy->Attach(ch);
+    peer->Attach(ch);
+    std::vector<uint32_t> sizes;
+    peer->SetFabricReceiveCallback(
+        [&](Ptr<FabricNetDevice>, Ptr<Packet> p) { sizes.push_back(p->GetSize()); });
+    Simulator::ScheduleWithContext(copy->GetNode()->GetId(), NanoSeconds(1), [copy]() {
+        copy->Enqueue(Create<Packet>(40), 1, 0);
+    });
+    Simulator::Run();
+    EXPECT_EQ(sizes, (std::vector<uint32_t>{100, 40}));
+    EXPECT_EQ(copy->GetCounters().txFrames, 2u);
+    EXPECT_EQ(copy->GetTotalQueueBytes(), 0u);
+    Simulator::Destroy();
+}
+
 TEST(DataPlane, PeakQueueCountsAFrameAnIdlePortSendsAtOnce)
 {
     // A frame counts in the port's queue from the instant it is queued, even
