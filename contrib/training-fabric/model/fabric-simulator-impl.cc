@@ -93,7 +93,10 @@ FabricSimulatorImpl::DoDispose()
         while (!m_events->IsEmpty())
         {
             Scheduler::Event next = m_events->RemoveNext();
-            next.impl->Unref();
+            if (!(reinterpret_cast<uintptr_t>(next.impl) & kHeapSlotTag))
+            {
+                next.impl->Unref();
+            }
         }
     }
     m_quad = nullptr;
@@ -164,7 +167,15 @@ FabricSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
     {
         while (!m_quad->Empty())
         {
-            scheduler->Insert(m_quad->TakeNext());
+            Scheduler::Event ev = m_quad->TakeNext();
+            const uintptr_t bits = reinterpret_cast<uintptr_t>(ev.impl);
+            if (bits & kHeapSlotTag)
+            {
+                // A slot's event held in the heap becomes an EventImpl there.
+                const HeapSlot& h = m_heapSlots[bits >> 1];
+                ev.impl = new SlotEventImpl(h.fn, h.obj); // the scheduler's reference
+            }
+            scheduler->Insert(ev);
         }
     }
     else if (m_events)
@@ -227,8 +238,18 @@ FabricSimulatorImpl::Invoke(uint64_t ts, EventImpl* impl, uint32_t uid, uint32_t
     m_currentTs = ts;
     m_currentContext = context;
     m_currentUid = uid;
-    impl->Invoke();
-    impl->Unref();
+    const uintptr_t bits = reinterpret_cast<uintptr_t>(impl);
+    if (bits & kHeapSlotTag)
+    {
+        // A slot's event held in the quad heap: its place's function.
+        const HeapSlot& h = m_heapSlots[bits >> 1];
+        h.fn(h.obj);
+    }
+    else
+    {
+        impl->Invoke();
+        impl->Unref();
+    }
     if (!m_eventsWithContextEmpty.load(std::memory_order_relaxed))
     {
         ProcessEventsWithContext();
@@ -314,7 +335,7 @@ FabricSimulatorImpl::RunMerged()
             {
                 // In a large fabric the next event's object is usually not
                 // in cache; its load then overlaps this event (issue #15).
-                __builtin_prefetch(m_quad->TopImpl());
+                __builtin_prefetch(m_quad->TopImpl()); // harmless on a tagged slot
             }
             Invoke(next.ts, next.impl, next.uid, next.context);
         }
@@ -336,7 +357,15 @@ FabricSimulatorImpl::NewSlot()
 {
     if (m_slots.GetNSlots() >= m_maxSlots)
     {
-        return EventSlotTree::kNone;
+        // Beyond the tree: the place's events go to the quad heap, as its
+        // function and argument, not as an EventImpl (no object to read
+        // cold, no reference count).
+        if (m_heapSlots.size() >= kHeapSlotFlag - 1)
+        {
+            return EventSlotTree::kNone;
+        }
+        m_heapSlots.push_back(HeapSlot{nullptr, nullptr});
+        return kHeapSlotFlag | static_cast<uint32_t>(m_heapSlots.size() - 1);
     }
     m_slotEvents.push_back(SlotEvent{nullptr, nullptr, 0, 0, 0});
     return m_slots.AddSlot();
@@ -358,6 +387,25 @@ FabricSimulatorImpl::SetSlot(uint32_t slot,
     const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
     const uint32_t uid = m_uid++; // as ScheduleWithContext would
     m_unscheduledEvents++;
+    if (slot & kHeapSlotFlag)
+    {
+        const uint32_t index = slot & ~kHeapSlotFlag;
+        m_heapSlots[index] = HeapSlot{fn, obj};
+        EventImpl* tagged = reinterpret_cast<EventImpl*>((uintptr_t{index} << 1) | kHeapSlotTag);
+        if (arrival)
+        {
+            m_quad->PushArrival(ts,
+                                uid,
+                                static_cast<uint32_t>(arrivalTie >> 32),
+                                static_cast<uint32_t>(arrivalTie),
+                                tagged);
+        }
+        else
+        {
+            m_quad->Push(ts, uid, context, tagged);
+        }
+        return true;
+    }
     // An arrival runs as uid RESERVED, as QuadHeapScheduler::Pop gives it.
     m_slotEvents[slot] =
         SlotEvent{fn, obj, arrival ? uint32_t{EventId::UID::RESERVED} : uid, context, uid};

@@ -134,10 +134,11 @@ class FabricSimulatorImpl : public SimulatorImpl
     /**
      * \return a new event slot: a place (a port's end of transmission, a
      * cable direction's arrival) with at most one event pending at a time,
-     * scheduled with ScheduleSlot or ScheduleArrivalSlot; or
-     * EventSlotTree::kNone once MaxSlots are given out (the place's events
-     * then go to the heap, through the same calls). Slots belong to this
-     * instance (GetSerial() tells instances apart).
+     * scheduled with ScheduleSlot or ScheduleArrivalSlot. The first
+     * MaxSlots are kept in the tournament tree; later ones are held in the
+     * quad heap, as a function and its argument (kHeapSlotFlag set; no
+     * EventImpl either way). Slots belong to this instance (GetSerial()
+     * tells instances apart).
      */
     uint32_t NewSlot();
 
@@ -225,6 +226,19 @@ class FabricSimulatorImpl : public SimulatorImpl
         uint32_t keyUid;  //!< its own uid (its key if it moves to another scheduler)
     };
 
+    /// Slot numbers with this bit are held in the quad heap (beyond MaxSlots).
+    static constexpr uint32_t kHeapSlotFlag = 1U << 31;
+    /// Set in the impl pointer of a heap-held slot's event (an index << 1,
+    /// never a real EventImpl, which is aligned).
+    static constexpr uintptr_t kHeapSlotTag = 1;
+
+    /// The event of a slot held in the quad heap: its place's function and argument.
+    struct HeapSlot
+    {
+        SlotFn fn; //!< what it calls
+        void* obj; //!< with this argument
+    };
+
     /// The installed instance (set by SetScheduler, cleared by Destroy and at disposal).
     static FabricSimulatorImpl* s_current;
     /// Instances made so far in this process (GetSerial).
@@ -233,6 +247,7 @@ class FabricSimulatorImpl : public SimulatorImpl
     /// Per-frame events by slot, earliest first (a QuadHeapScheduler's order).
     mutable EventSlotTree m_slots;       // Empty() does the deferred replay
     std::vector<SlotEvent> m_slotEvents; //!< the slots' events
+    std::vector<HeapSlot> m_heapSlots;   //!< events of the slots held in the quad heap
     uint64_t m_serial;                   //!< this instance's number
     uint32_t m_maxSlots{2048};           //!< MaxSlots attribute
 

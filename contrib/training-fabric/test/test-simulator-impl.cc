@@ -282,6 +282,47 @@ TEST(SimulatorImpl, SwitchingToTheQuadHeapDuringARunRunsSlotEventsInTime)
 // gives arrivals, the map would keep only one of them).
 TEST(SimulatorImpl, SwitchingAwayFromTheQuadHeapMovesSlotsAndArrivalsWithTheirUids)
 {
+    // With the slots in the tree (MaxSlots 2,048) and held in the quad heap
+    // as a function and its argument (MaxSlots 0): the same runs.
+    for (uint32_t maxSlots : {2048U, 0U})
+    {
+        Config::SetDefault("ns3::FabricSimulatorImpl::MaxSlots", UintegerValue(maxSlots));
+        FabricTopology::EnsurePicosecondResolution();
+        GlobalValue::Bind("SimulatorImplementationType", StringValue(kFabric));
+        Simulator::SetScheduler(ObjectFactory("ns3::QuadHeapScheduler"));
+        FabricSimulatorImpl* sim = FabricSimulatorImpl::Current();
+        ASSERT_NE(sim, nullptr);
+        Ran ran;
+        SlotRecord local{&ran, 1};
+        SlotRecord arrival{&ran, 2};
+        const uint32_t s1 = sim->NewSlot();
+        const uint32_t s2 = sim->NewSlot();
+        EXPECT_TRUE(sim->ScheduleSlot(s1, 0, NanoSeconds(5), &SlotRecord::Fire, &local));
+        EXPECT_TRUE(
+            sim->ScheduleArrivalSlot(s2, 3, 1, NanoSeconds(5), &SlotRecord::Fire, &arrival));
+        for (int node : {7, 6})
+        {
+            QuadHeapScheduler::ScheduleArrival(node, 1, NanoSeconds(6), [&ran, node]() {
+                ran.emplace_back(Simulator::Now().GetNanoSeconds(), 10 + node);
+            });
+        }
+        Simulator::Schedule(NanoSeconds(1),
+                            []() { Simulator::SetScheduler(ObjectFactory("ns3::MapScheduler")); });
+        Simulator::Run();
+        EXPECT_EQ(ran, (Ran{{5, 1}, {5, 2}, {6, 17}, {6, 16}})) << maxSlots;
+        EXPECT_EQ(Simulator::GetEventCount(), 5u) << maxSlots;
+        Simulator::Destroy();
+        GlobalValue::Bind("SimulatorImplementationType", StringValue(kDefault));
+    }
+    Config::SetDefault("ns3::FabricSimulatorImpl::MaxSlots", UintegerValue(2048));
+}
+
+// A run stopped with slot events pending in the quad heap (MaxSlots 0),
+// then destroyed: the heap's entries for them are not EventImpls, so the
+// disposal must not release them as such (it would crash); they never run.
+TEST(SimulatorImpl, DestroyWithHeapHeldSlotEventsPendingReleasesOnlyEventImpls)
+{
+    Config::SetDefault("ns3::FabricSimulatorImpl::MaxSlots", UintegerValue(0));
     FabricTopology::EnsurePicosecondResolution();
     GlobalValue::Bind("SimulatorImplementationType", StringValue(kFabric));
     Simulator::SetScheduler(ObjectFactory("ns3::QuadHeapScheduler"));
@@ -290,23 +331,20 @@ TEST(SimulatorImpl, SwitchingAwayFromTheQuadHeapMovesSlotsAndArrivalsWithTheirUi
     Ran ran;
     SlotRecord local{&ran, 1};
     SlotRecord arrival{&ran, 2};
-    const uint32_t s1 = sim->NewSlot();
-    const uint32_t s2 = sim->NewSlot();
-    EXPECT_TRUE(sim->ScheduleSlot(s1, 0, NanoSeconds(5), &SlotRecord::Fire, &local));
-    EXPECT_TRUE(sim->ScheduleArrivalSlot(s2, 3, 1, NanoSeconds(5), &SlotRecord::Fire, &arrival));
-    for (int node : {7, 6})
-    {
-        QuadHeapScheduler::ScheduleArrival(node, 1, NanoSeconds(6), [&ran, node]() {
-            ran.emplace_back(Simulator::Now().GetNanoSeconds(), 10 + node);
-        });
-    }
-    Simulator::Schedule(NanoSeconds(1),
-                        []() { Simulator::SetScheduler(ObjectFactory("ns3::MapScheduler")); });
+    EXPECT_TRUE(sim->ScheduleSlot(sim->NewSlot(), 0, NanoSeconds(5), &SlotRecord::Fire, &local));
+    EXPECT_TRUE(sim->ScheduleArrivalSlot(sim->NewSlot(),
+                                         3,
+                                         1,
+                                         NanoSeconds(5),
+                                         &SlotRecord::Fire,
+                                         &arrival));
+    Simulator::Schedule(NanoSeconds(7), [&ran]() { ran.emplace_back(7, 3); });
+    Simulator::Stop(NanoSeconds(2));
     Simulator::Run();
-    EXPECT_EQ(ran, (Ran{{5, 1}, {5, 2}, {6, 17}, {6, 16}}));
-    EXPECT_EQ(Simulator::GetEventCount(), 5u);
+    EXPECT_TRUE(ran.empty());
     Simulator::Destroy();
     GlobalValue::Bind("SimulatorImplementationType", StringValue(kDefault));
+    Config::SetDefault("ns3::FabricSimulatorImpl::MaxSlots", UintegerValue(2048));
 }
 
 // 40 frames of 1226 B queued at t = 0 on a 100 Gb/s cable of 1 us: each
