@@ -151,8 +151,10 @@ QuadHeapScheduler::Insert(const Event& ev)
         tie = s_nextArrival;
         s_nextArrival = kArrivalTaken; // tells ScheduleArrival this scheduler ordered it
     }
-    Add(Entry{ev.key.m_ts, tie, ev.impl, ev.key.m_uid, ev.key.m_context});
-    UpdateTop();
+    if (Add(Entry{ev.key.m_ts, tie, ev.impl, ev.key.m_uid, ev.key.m_context}))
+    {
+        UpdateTop();
+    }
 }
 
 void
@@ -166,8 +168,10 @@ QuadHeapScheduler::Push(uint64_t ts, uint32_t uid, uint32_t context, EventImpl* 
         tie = s_nextArrival;
         s_nextArrival = kArrivalTaken;
     }
-    Add(Entry{ts, tie, impl, uid, context});
-    UpdateTop();
+    if (Add(Entry{ts, tie, impl, uid, context}))
+    {
+        UpdateTop();
+    }
 }
 
 void
@@ -178,8 +182,10 @@ QuadHeapScheduler::PushArrival(uint64_t ts,
                                EventImpl* impl)
 {
     NS_ASSERT_MSG(node < (1U << 31), "QuadHeapScheduler: node id " << node << " too large");
-    Add(Entry{ts, (uint64_t{node} << 32) | ifIndex, impl, uid, node});
-    UpdateTop();
+    if (Add(Entry{ts, (uint64_t{node} << 32) | ifIndex, impl, uid, node}))
+    {
+        UpdateTop();
+    }
 }
 
 bool
@@ -347,7 +353,7 @@ QuadHeapScheduler::Append(uint64_t b, const Entry& e)
     ++k.count;
 }
 
-inline void
+inline bool
 QuadHeapScheduler::Add(const Entry& e)
 {
     const uint64_t b = BucketOf(e.ts);
@@ -355,7 +361,7 @@ QuadHeapScheduler::Add(const Entry& e)
     {
         m_heap.emplace_back();
         SiftUp(m_heap.size() - 1, e);
-        return;
+        return true;
     }
     if (m_wheelCount == 0)
     {
@@ -386,9 +392,14 @@ QuadHeapScheduler::Add(const Entry& e)
     }
     else
     {
+        // After the current run's events, and neither m_cur nor the heap
+        // moved: the earliest event is where it was.
         Append(b, e);
+        ++m_wheelCount;
+        return false;
     }
     ++m_wheelCount;
+    return true;
 }
 
 void
@@ -469,6 +480,25 @@ QuadHeapScheduler::TakeNext()
     return ev;
 }
 
+template <typename F>
+bool
+QuadHeapScheduler::VisitBucket(Bucket& k, F f)
+{
+    uint32_t c = k.first;
+    for (uint32_t i = 0; i < k.count; ++i)
+    {
+        if (f(m_chunk[c].entry[i % kChunkEntries]))
+        {
+            return true;
+        }
+        if (i % kChunkEntries == kChunkEntries - 1)
+        {
+            c = m_next[c];
+        }
+    }
+    return false;
+}
+
 void
 QuadHeapScheduler::TakeAll(QuadHeapScheduler& other)
 {
@@ -486,15 +516,10 @@ QuadHeapScheduler::TakeAll(QuadHeapScheduler& other)
     for (std::size_t slot = 0; slot < other.m_bucket.size(); ++slot)
     {
         Bucket& k = other.m_bucket[slot];
-        uint32_t c = k.first;
-        for (uint32_t i = 0; i < k.count; ++i)
-        {
-            Add(other.m_chunk[c].entry[i % kChunkEntries]);
-            if (i % kChunkEntries == kChunkEntries - 1)
-            {
-                c = other.m_next[c];
-            }
-        }
+        other.VisitBucket(k, [this](Entry& e) {
+            Add(e);
+            return false;
+        });
         k.count = 0;
     }
     std::fill(other.m_occupied.begin(), other.m_occupied.end(), 0);
@@ -538,38 +563,36 @@ QuadHeapScheduler::Remove(const Event& ev)
     for (std::size_t slot = 0; slot < m_bucket.size(); ++slot)
     {
         Bucket& k = m_bucket[slot];
-        uint32_t c = k.first;
-        for (uint32_t i = 0; i < k.count; ++i)
+        const bool found = VisitBucket(k, [this, &k, &ev](Entry& e) {
+            if (e.uid != ev.key.m_uid)
+            {
+                return false;
+            }
+            // The bucket's last event takes its place (a bucket is unsorted).
+            e = m_chunk[k.last].entry[(k.count - 1) % kChunkEntries];
+            --k.count;
+            if (k.count % kChunkEntries == 0)
+            {
+                // The last chunk emptied: free it; its predecessor is last.
+                m_free.push_back(k.last);
+                uint32_t p = k.first;
+                for (uint32_t j = kChunkEntries; j < k.count; j += kChunkEntries)
+                {
+                    p = m_next[p];
+                }
+                k.last = p;
+            }
+            return true;
+        });
+        if (found)
         {
-            Entry& e = m_chunk[c].entry[i % kChunkEntries];
-            if (e.uid == ev.key.m_uid)
+            --m_wheelCount;
+            if (k.count == 0)
             {
-                // The bucket's last event takes its place (a bucket is unsorted).
-                e = m_chunk[k.last].entry[(k.count - 1) % kChunkEntries];
-                --k.count;
-                --m_wheelCount;
-                if (k.count % kChunkEntries == 0)
-                {
-                    // The last chunk emptied: free it; its predecessor is last.
-                    m_free.push_back(k.last);
-                    uint32_t p = k.first;
-                    for (uint32_t j = kChunkEntries; j < k.count; j += kChunkEntries)
-                    {
-                        p = m_next[p];
-                    }
-                    k.last = p;
-                }
-                if (k.count == 0)
-                {
-                    m_occupied[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
-                }
-                UpdateTop();
-                return;
+                m_occupied[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
             }
-            if (i % kChunkEntries == kChunkEntries - 1)
-            {
-                c = m_next[c];
-            }
+            UpdateTop();
+            return;
         }
     }
     NS_ASSERT_MSG(false, "QuadHeapScheduler::Remove: event " << ev.key.m_uid << " not pending");

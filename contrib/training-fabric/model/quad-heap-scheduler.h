@@ -215,8 +215,9 @@ class QuadHeapScheduler : public Scheduler
     void HeapPopFront();
 
     void NotifyConstructionCompleted() override;
-    /// Puts \p e in the wheel if its bucket is within the horizon, else in the heap.
-    void Add(const Entry& e);
+    /// Puts \p e in the wheel if its bucket is within the horizon, else in
+    /// the heap. \return false if m_top is still right (UpdateTop not needed)
+    bool Add(const Entry& e);
     /// Points m_top at the earlier of the heap's first and the wheel's first.
     void UpdateTop();
     /// Moves bucket \p b's events (absolute number; the earliest non-empty
@@ -261,6 +262,13 @@ class QuadHeapScheduler : public Scheduler
 
     /// \return a free chunk, the one freed last (still in cache)
     uint32_t NewChunk();
+    /**
+     * Call \p f(entry) on bucket \p k's events in turn until it returns true
+     * (it may then have changed the bucket: the walk stops).
+     * \return true if it did
+     */
+    template <typename F>
+    bool VisitBucket(Bucket& k, F f);
 
     Time m_bucketWidth;               //!< BucketWidth attribute
     uint32_t m_nBuckets{0};           //!< Buckets attribute (0: no wheel)
