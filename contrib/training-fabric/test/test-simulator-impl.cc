@@ -248,6 +248,38 @@ struct SlotRecord
     }
 };
 
+/// Install FabricSimulatorImpl (MaxSlots \p maxSlots) under the quad heap.
+/// \return the installed instance, or nullptr if it is not one
+FabricSimulatorImpl*
+StartFabricUnderQuadHeap(uint32_t maxSlots)
+{
+    Config::SetDefault("ns3::FabricSimulatorImpl::MaxSlots", UintegerValue(maxSlots));
+    FabricTopology::EnsurePicosecondResolution();
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(kFabric));
+    Simulator::SetScheduler(ObjectFactory("ns3::QuadHeapScheduler"));
+    return FabricSimulatorImpl::Current();
+}
+
+/// Destroy the run StartFabricUnderQuadHeap began and restore the defaults.
+void
+EndFabric()
+{
+    Simulator::Destroy();
+    GlobalValue::Bind("SimulatorImplementationType", StringValue(kDefault));
+    Config::SetDefault("ns3::FabricSimulatorImpl::MaxSlots", UintegerValue(2048));
+}
+
+/// In two new slots of \p sim, at 5 ns: \p local, then \p arrival (an
+/// arrival at interface 1 of node 3).
+void
+ScheduleLocalAndArrivalSlotsAt5ns(FabricSimulatorImpl* sim, SlotRecord& local, SlotRecord& arrival)
+{
+    const uint32_t s1 = sim->NewSlot();
+    const uint32_t s2 = sim->NewSlot();
+    EXPECT_TRUE(sim->ScheduleSlot(s1, 0, NanoSeconds(5), &SlotRecord::Fire, &local));
+    EXPECT_TRUE(sim->ScheduleArrivalSlot(s2, 3, 1, NanoSeconds(5), &SlotRecord::Fire, &arrival));
+}
+
 // Run under ns-3's map scheduler, an event at 1 ns switches to the quad
 // heap and sets a slot for 5 ns; an event waits at 10 ns. Expected: the
 // slot's event at 5 ns, then the 10 ns one, in the one Run (the loop must
@@ -286,20 +318,12 @@ TEST(SimulatorImpl, SwitchingAwayFromTheQuadHeapMovesSlotsAndArrivalsWithTheirUi
     // as a function and its argument (MaxSlots 0): the same runs.
     for (uint32_t maxSlots : {2048U, 0U})
     {
-        Config::SetDefault("ns3::FabricSimulatorImpl::MaxSlots", UintegerValue(maxSlots));
-        FabricTopology::EnsurePicosecondResolution();
-        GlobalValue::Bind("SimulatorImplementationType", StringValue(kFabric));
-        Simulator::SetScheduler(ObjectFactory("ns3::QuadHeapScheduler"));
-        FabricSimulatorImpl* sim = FabricSimulatorImpl::Current();
+        FabricSimulatorImpl* sim = StartFabricUnderQuadHeap(maxSlots);
         ASSERT_NE(sim, nullptr);
         Ran ran;
         SlotRecord local{&ran, 1};
         SlotRecord arrival{&ran, 2};
-        const uint32_t s1 = sim->NewSlot();
-        const uint32_t s2 = sim->NewSlot();
-        EXPECT_TRUE(sim->ScheduleSlot(s1, 0, NanoSeconds(5), &SlotRecord::Fire, &local));
-        EXPECT_TRUE(
-            sim->ScheduleArrivalSlot(s2, 3, 1, NanoSeconds(5), &SlotRecord::Fire, &arrival));
+        ScheduleLocalAndArrivalSlotsAt5ns(sim, local, arrival);
         for (int node : {7, 6})
         {
             QuadHeapScheduler::ScheduleArrival(node, 1, NanoSeconds(6), [&ran, node]() {
@@ -311,10 +335,8 @@ TEST(SimulatorImpl, SwitchingAwayFromTheQuadHeapMovesSlotsAndArrivalsWithTheirUi
         Simulator::Run();
         EXPECT_EQ(ran, (Ran{{5, 1}, {5, 2}, {6, 17}, {6, 16}})) << maxSlots;
         EXPECT_EQ(Simulator::GetEventCount(), 5u) << maxSlots;
-        Simulator::Destroy();
-        GlobalValue::Bind("SimulatorImplementationType", StringValue(kDefault));
+        EndFabric();
     }
-    Config::SetDefault("ns3::FabricSimulatorImpl::MaxSlots", UintegerValue(2048));
 }
 
 // A run stopped with slot events pending in the quad heap (MaxSlots 0),
@@ -322,29 +344,17 @@ TEST(SimulatorImpl, SwitchingAwayFromTheQuadHeapMovesSlotsAndArrivalsWithTheirUi
 // disposal must not release them as such (it would crash); they never run.
 TEST(SimulatorImpl, DestroyWithHeapHeldSlotEventsPendingReleasesOnlyEventImpls)
 {
-    Config::SetDefault("ns3::FabricSimulatorImpl::MaxSlots", UintegerValue(0));
-    FabricTopology::EnsurePicosecondResolution();
-    GlobalValue::Bind("SimulatorImplementationType", StringValue(kFabric));
-    Simulator::SetScheduler(ObjectFactory("ns3::QuadHeapScheduler"));
-    FabricSimulatorImpl* sim = FabricSimulatorImpl::Current();
+    FabricSimulatorImpl* sim = StartFabricUnderQuadHeap(0);
     ASSERT_NE(sim, nullptr);
     Ran ran;
     SlotRecord local{&ran, 1};
     SlotRecord arrival{&ran, 2};
-    EXPECT_TRUE(sim->ScheduleSlot(sim->NewSlot(), 0, NanoSeconds(5), &SlotRecord::Fire, &local));
-    EXPECT_TRUE(sim->ScheduleArrivalSlot(sim->NewSlot(),
-                                         3,
-                                         1,
-                                         NanoSeconds(5),
-                                         &SlotRecord::Fire,
-                                         &arrival));
+    ScheduleLocalAndArrivalSlotsAt5ns(sim, local, arrival);
     Simulator::Schedule(NanoSeconds(7), [&ran]() { ran.emplace_back(7, 3); });
     Simulator::Stop(NanoSeconds(2));
     Simulator::Run();
     EXPECT_TRUE(ran.empty());
-    Simulator::Destroy();
-    GlobalValue::Bind("SimulatorImplementationType", StringValue(kDefault));
-    Config::SetDefault("ns3::FabricSimulatorImpl::MaxSlots", UintegerValue(2048));
+    EndFabric();
 }
 
 // 40 frames of 1226 B queued at t = 0 on a 100 Gb/s cable of 1 us: each
