@@ -7,10 +7,12 @@
  */
 #include "fabric-simulator-impl.h"
 
+#include "heap-huge-pages.h"
 #include "quad-heap-scheduler.h"
 
 #include "ns3/abort.h"
 #include "ns3/assert.h"
+#include "ns3/boolean.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/uinteger.h"
@@ -58,7 +60,19 @@ FabricSimulatorImpl::GetTypeId()
                           "(alternating pairs; model doc).",
                           UintegerValue(2048),
                           MakeUintegerAccessor(&FabricSimulatorImpl::m_maxSlots),
-                          MakeUintegerChecker<uint32_t>());
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("HugePages",
+                          "Back the malloc heap with 2 MiB pages (Linux transparent huge "
+                          "pages, madvise MADV_HUGEPAGE): advised, and one 32 MiB growth "
+                          "taken, when the simulator is made (before the fabric is built), "
+                          "further growth when a run starts and every 65,536 events; see "
+                          "heap-huge-pages.h. Default true: on a k = 16 fat-tree (1,024 "
+                          "hosts, 40 MB of heap) 12.5% more events/s, 16 hosts 8% "
+                          "(alternating pairs on a VM; model doc). Does not change what "
+                          "is simulated.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&FabricSimulatorImpl::m_hugePages),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -67,6 +81,18 @@ FabricSimulatorImpl::FabricSimulatorImpl()
       m_mainThreadId(std::this_thread::get_id())
 {
     NS_LOG_FUNCTION(this);
+}
+
+void
+FabricSimulatorImpl::NotifyConstructionCompleted()
+{
+    SimulatorImpl::NotifyConstructionCompleted();
+    if (m_hugePages)
+    {
+        // Before the fabric is built: its state then goes into heap
+        // already advised (heap-huge-pages.h).
+        HeapHugePages::Update();
+    }
 }
 
 FabricSimulatorImpl::~FabricSimulatorImpl()
@@ -281,6 +307,10 @@ FabricSimulatorImpl::Run()
     NS_LOG_FUNCTION(this);
     m_mainThreadId = std::this_thread::get_id();
     ProcessEventsWithContext();
+    if (m_hugePages)
+    {
+        HeapHugePages::Update();
+    }
     m_stop = false;
     // An event may change the scheduler (SetScheduler): each loop returns
     // when the kind changes, and the other one goes on.
@@ -314,6 +344,10 @@ FabricSimulatorImpl::RunMerged()
     // order one QuadHeapScheduler holding both would give.
     while (!m_stop && m_quad)
     {
+        if ((m_eventCount & kHeapCheckMask) == 0 && m_hugePages)
+        {
+            HeapHugePages::Update(); // the heap grows as frames go in flight
+        }
         const bool slotReady = !m_slots.Empty();
         if (m_quad->Empty())
         {
@@ -347,6 +381,10 @@ FabricSimulatorImpl::RunPlain()
 {
     while (!m_stop && !m_quad && !m_events->IsEmpty())
     {
+        if ((m_eventCount & kHeapCheckMask) == 0 && m_hugePages)
+        {
+            HeapHugePages::Update();
+        }
         const Scheduler::Event next = m_events->RemoveNext();
         Invoke(next.key.m_ts, next.impl, next.key.m_uid, next.key.m_context);
     }

@@ -182,6 +182,9 @@ class FabricSimulatorImpl : public SimulatorImpl
      */
     bool ScheduleArrivalFast(uint32_t node, uint32_t ifIndex, const Time& delay, EventImpl* event);
 
+  protected:
+    void NotifyConstructionCompleted() override;
+
   private:
     void DoDispose() override;
     /// ScheduleSlot (\p arrival false) and ScheduleArrivalSlot (\p arrival
@@ -250,6 +253,9 @@ class FabricSimulatorImpl : public SimulatorImpl
     std::vector<HeapSlot> m_heapSlots;   //!< events of the slots held in the quad heap
     uint64_t m_serial;                   //!< this instance's number
     uint32_t m_maxSlots{2048};           //!< MaxSlots attribute
+    bool m_hugePages{true};              //!< HugePages attribute
+    /// The run loops advise the heap's growth when the event count has these bits clear.
+    static constexpr uint64_t kHeapCheckMask = (uint64_t{1} << 16) - 1;
 
     Ptr<Scheduler> m_events;                          //!< pending events
     QuadHeapScheduler* m_quad{nullptr};               //!< m_events, if it is a QuadHeapScheduler

@@ -9,6 +9,7 @@
  */
 #include "scenario-fixtures.h"
 
+#include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/fabric-channel.h"
@@ -16,6 +17,7 @@
 #include "ns3/fabric-simulator-impl.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/global-value.h"
+#include "ns3/heap-huge-pages.h"
 #include "ns3/mac48-address.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
@@ -28,6 +30,9 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
 #include <functional>
 #include <gtest/gtest.h>
 #include <sstream>
@@ -355,6 +360,220 @@ TEST(SimulatorImpl, DestroyWithHeapHeldSlotEventsPendingReleasesOnlyEventImpls)
     Simulator::Run();
     EXPECT_TRUE(ran.empty());
     EndFabric();
+}
+
+/// A mapping of /proc/self/smaps: its range, its AnonHugePages and whether
+/// its VmFlags hold "hg" (MADV_HUGEPAGE).
+struct Mapping
+{
+    uintptr_t from{0};
+    uintptr_t to{0};
+    uint64_t hugeKb{0};
+    bool advised{false};
+};
+
+/// The mappings of /proc/self/smaps that overlap [\p from, \p to).
+std::vector<Mapping>
+MappingsOver(uintptr_t from, uintptr_t to)
+{
+    std::vector<Mapping> all;
+    std::ifstream smaps("/proc/self/smaps");
+    std::string line;
+    while (std::getline(smaps, line))
+    {
+        unsigned long a = 0;
+        unsigned long b = 0;
+        unsigned long kb = 0;
+        if (std::sscanf(line.c_str(), "%lx-%lx ", &a, &b) == 2 && line.find(' ') > line.find('-'))
+        {
+            all.push_back(Mapping{a, b, 0, false});
+        }
+        else if (!all.empty() && std::sscanf(line.c_str(), "AnonHugePages: %lu kB", &kb) == 1)
+        {
+            all.back().hugeKb = kb;
+        }
+        else if (!all.empty() && line.rfind("VmFlags:", 0) == 0)
+        {
+            all.back().advised = line.find(" hg") != std::string::npos;
+        }
+    }
+    std::vector<Mapping> over;
+    for (const Mapping& m : all)
+    {
+        if (m.from < to && m.to > from)
+        {
+            over.push_back(m);
+        }
+    }
+    return over;
+}
+
+/// Why HeapHugePages cannot act here (empty if it can).
+std::string
+HugePagesUnavailable()
+{
+#if defined(__SANITIZE_ADDRESS__)
+    return "AddressSanitizer's allocator does not use the brk heap";
+#else
+    std::ifstream enabled("/sys/kernel/mm/transparent_hugepage/enabled");
+    std::string text;
+    if (!std::getline(enabled, text))
+    {
+        return "no transparent huge pages in this kernel";
+    }
+    if (text.find("[never]") != std::string::npos)
+    {
+        return "transparent huge pages are off (never)";
+    }
+    return "";
+#endif
+}
+
+/// What a run that grew the heap saw.
+struct HeapGrowth
+{
+    uintptr_t from{0};             //!< lowest block
+    uintptr_t to{0};               //!< end of the highest block
+    uint64_t advisedBefore{0};     //!< HeapHugePages::GetAdvisedBytes before the run
+    uint64_t advisedAfter{0};      //!< and after it
+    std::vector<Mapping> mappings; //!< over [from, to), after the run
+};
+
+/**
+ * Under FabricSimulatorImpl (HugePages \p hugePages), a chain of 24 x
+ * 65,536 events (24 of the loop's checks, one every 65,536 events); every
+ * 4,096th allocates 112 KiB in seven blocks of 16 KiB (below malloc's mmap
+ * threshold, so from the brk heap) and writes them: 42 MiB in all, 1.75 MiB
+ * between two checks, as frames and packets come into flight in a fabric.
+ */
+HeapGrowth
+GrowTheHeapSlowlyInARun(bool hugePages)
+{
+    Config::SetDefault("ns3::FabricSimulatorImpl::HugePages", BooleanValue(hugePages));
+    StartFabricUnderQuadHeap(2048);
+    HeapGrowth g;
+    g.advisedBefore = HeapHugePages::GetAdvisedBytes();
+    constexpr size_t kBlock = 16 << 10;
+    std::vector<char*> blocks;
+    uint32_t left = 24 * 65536;
+    std::function<void()> chain = [&chain, &left, &blocks]() {
+        if (left % 4096 == 0)
+        {
+            for (int i = 0; i < 7; ++i)
+            {
+                blocks.push_back(static_cast<char*>(std::malloc(kBlock)));
+                std::memset(blocks.back(), 1, kBlock);
+            }
+        }
+        if (--left > 0)
+        {
+            Simulator::Schedule(NanoSeconds(1), chain);
+        }
+    };
+    Simulator::Schedule(NanoSeconds(1), chain);
+    Simulator::Run();
+    g.advisedAfter = HeapHugePages::GetAdvisedBytes();
+    g.from = reinterpret_cast<uintptr_t>(*std::min_element(blocks.begin(), blocks.end()));
+    g.to = reinterpret_cast<uintptr_t>(*std::max_element(blocks.begin(), blocks.end())) + kBlock;
+    g.mappings = MappingsOver(g.from, g.to);
+    for (char* b : blocks)
+    {
+        std::free(b);
+    }
+    EndFabric();
+    Config::SetDefault("ns3::FabricSimulatorImpl::HugePages", BooleanValue(true));
+    return g;
+}
+
+// HugePages (default): a run whose events grow the heap by 42 MiB, 1.75 MiB
+// between two of the loop's checks. Made, the simulator advised the heap,
+// made malloc grow it 32 MiB at a time and took one such growth at once,
+// so the blocks first fill that growth, advised before they touch it, and
+// then (42 > 32 MiB plus the at most 4 MiB the heap had free) a second
+// growth of at least 32 MiB, advised by the next check. Expected: every
+// mapping over the blocks carries "hg"; the advised part grew during the
+// run; at least one 2 MiB range is mapped huge (the first growth's ranges
+// are all touched after its advice), at most the mappings' size. With
+// malloc's default growth (128 KiB), each growth would be a mapping of
+// about 1.75 MiB, touched before its advice: none could hold a huge page.
+TEST(SimulatorImpl, HugePagesAdvisesTheHeapARunGrows)
+{
+    const std::string why = HugePagesUnavailable();
+    if (!why.empty())
+    {
+        GTEST_SKIP() << why;
+    }
+    const HeapGrowth g = GrowTheHeapSlowlyInARun(true);
+    ASSERT_FALSE(g.mappings.empty());
+    uint64_t hugeKb = 0;
+    uint64_t sizeKb = 0;
+    for (const Mapping& m : g.mappings)
+    {
+        EXPECT_TRUE(m.advised) << std::hex << m.from << "-" << m.to;
+        hugeKb += m.hugeKb;
+        sizeKb += (m.to - m.from) >> 10;
+    }
+    EXPECT_GT(g.advisedAfter, g.advisedBefore);
+    EXPECT_GE(hugeKb, 2048U);
+    EXPECT_LE(hugeKb, sizeKb);
+}
+
+// HugePages (default), a fabric being built: the simulator, once made,
+// advised the heap and took its next growth (32 MiB) at once, so 8 MiB
+// allocated next, before any run (as a topology helper allocates devices
+// and switches), lie in advised memory: every mapping over them carries
+// "hg". (Were the growth left to malloc, it would be a new mapping, not
+// advised until the run starts.) Needs a process of its own, as ctest
+// runs each test: an earlier test's simulator would have taken the growth.
+TEST(SimulatorImpl, HugePagesAdvisesTheHeapAFabricIsBuiltIn)
+{
+    const std::string why = HugePagesUnavailable();
+    if (!why.empty())
+    {
+        GTEST_SKIP() << why;
+    }
+    if (HeapHugePages::GetAdvisedBytes() != 0)
+    {
+        GTEST_SKIP() << "an earlier test in this process advised the heap";
+    }
+    StartFabricUnderQuadHeap(2048);
+    constexpr size_t kBlock = 16 << 10;
+    std::vector<char*> blocks;
+    for (size_t i = 0; i < (8 << 20) / kBlock; ++i)
+    {
+        blocks.push_back(static_cast<char*>(std::malloc(kBlock)));
+        std::memset(blocks.back(), 1, kBlock);
+    }
+    const uintptr_t from =
+        reinterpret_cast<uintptr_t>(*std::min_element(blocks.begin(), blocks.end()));
+    const uintptr_t to =
+        reinterpret_cast<uintptr_t>(*std::max_element(blocks.begin(), blocks.end())) + kBlock;
+    const std::vector<Mapping> mappings = MappingsOver(from, to);
+    for (char* b : blocks)
+    {
+        std::free(b);
+    }
+    EndFabric();
+    ASSERT_FALSE(mappings.empty());
+    for (const Mapping& m : mappings)
+    {
+        EXPECT_TRUE(m.advised) << std::hex << m.from << "-" << m.to;
+    }
+}
+
+// HugePages false: the same run advises nothing more. (Run alone, as ctest
+// runs each test, no mapping over the blocks is advised either.)
+TEST(SimulatorImpl, HugePagesFalseLeavesTheHeapAlone)
+{
+    const HeapGrowth g = GrowTheHeapSlowlyInARun(false);
+    EXPECT_EQ(g.advisedAfter, g.advisedBefore);
+    if (g.advisedBefore == 0)
+    {
+        for (const Mapping& m : g.mappings)
+        {
+            EXPECT_FALSE(m.advised) << std::hex << m.from << "-" << m.to;
+        }
+    }
 }
 
 // 40 frames of 1226 B queued at t = 0 on a 100 Gb/s cable of 1 us: each
