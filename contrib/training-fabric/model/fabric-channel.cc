@@ -82,35 +82,21 @@ FabricChannel::ArrivalEvent::Notify()
 inline void
 FabricChannel::Wire::Push(FabricFrame* f, int64_t arrival)
 {
-    f->m_linkNext = nullptr;
     f->m_wireLost = false;
-    if (m_tail)
-    {
-        // The frame sent before this one, a frame time ago: still in cache.
-        m_tail->m_linkNext = f;
-        m_tail->m_linkWord = arrival;
-    }
-    else
-    {
-        m_head = f;
-        m_headArrival = arrival;
-    }
-    m_tail = f;
+    // The frame sent before this one (a frame time ago: still in cache)
+    // holds this one's arrival; with none, this is the oldest.
+    FabricFrame* before = m_frames.Append(f);
+    (before ? before->m_linkWord : m_headArrival) = arrival;
 }
 
 inline FabricFrame*
 FabricChannel::Wire::Pop()
 {
-    NS_ASSERT(m_head);
-    FabricFrame* f = m_head;
-    m_head = f->m_linkNext;
-    if (m_head)
+    NS_ASSERT(!m_frames.IsEmpty());
+    FabricFrame* f = m_frames.TakeHead();
+    if (!m_frames.IsEmpty())
     {
         m_headArrival = f->m_linkWord;
-    }
-    else
-    {
-        m_tail = nullptr;
     }
     return f;
 }
@@ -118,27 +104,16 @@ FabricChannel::Wire::Pop()
 void
 FabricChannel::Wire::MarkLost()
 {
-    for (FabricFrame* f = m_head; f; f = f->m_linkNext)
+    for (FabricFrame* f = m_frames.Head(); f; f = FrameList::Next(f))
     {
         f->m_wireLost = true;
     }
 }
 
-FabricChannel::Wire::~Wire()
-{
-    Clear();
-}
-
 void
 FabricChannel::Wire::Clear()
 {
-    while (m_head)
-    {
-        FabricFrame* f = m_head;
-        m_head = f->m_linkNext;
-        FabricFrame::Free(f);
-    }
-    m_tail = nullptr;
+    m_frames.Clear();
 }
 
 void

@@ -6,6 +6,8 @@
 #ifndef FABRIC_CHANNEL_H
 #define FABRIC_CHANNEL_H
 
+#include "frame-list.h"
+
 #include "ns3/channel.h"
 #include "ns3/event-impl.h"
 #include "ns3/nstime.h"
@@ -108,11 +110,6 @@ class FabricChannel : public Channel
     class Wire
     {
       public:
-        Wire() = default;
-        ~Wire();
-        Wire(const Wire&) = delete;
-        Wire& operator=(const Wire&) = delete;
-
         /// Add \p f (the list takes it over) as the newest frame, arriving at \p arrival.
         void Push(FabricFrame* f, int64_t arrival);
         /// Take the oldest frame out (the caller takes it over); requires !IsEmpty().
@@ -125,7 +122,7 @@ class FabricChannel : public Channel
         /// \return true if no frame is in flight
         bool IsEmpty() const
         {
-            return m_head == nullptr;
+            return m_frames.IsEmpty();
         }
 
         /// \return the arrival time (time steps) of the oldest frame; requires !IsEmpty()
@@ -135,9 +132,9 @@ class FabricChannel : public Channel
         }
 
       private:
-        FabricFrame* m_head{nullptr}; //!< the oldest frame
-        FabricFrame* m_tail{nullptr}; //!< the newest frame
-        int64_t m_headArrival{0};     //!< the oldest frame's arrival time, in time steps
+        /// Oldest first; each frame's link word holds the next one's arrival.
+        FrameList m_frames;
+        int64_t m_headArrival{0}; //!< the oldest frame's arrival time, in time steps
     };
 
     /// The arrival event of one direction (the scheduler holds a reference per pending arrival).

@@ -81,4 +81,9 @@ FabricFrame::Refresh()
     m_roce = ParseRoceFrame(p, m_info);
 }
 
+FrameList::~FrameList()
+{
+    Clear();
+}
+
 } // namespace ns3

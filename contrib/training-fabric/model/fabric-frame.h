@@ -7,6 +7,7 @@
 #ifndef FABRIC_FRAME_H
 #define FABRIC_FRAME_H
 
+#include "frame-list.h"
 #include "roce-header.h"
 
 #include "ns3/packet.h"
@@ -143,8 +144,9 @@ class FabricFrame
     /// Build m_packet from the header bytes held here (PeekPacket).
     void BuildPacket() const;
 
-    friend class FabricChannel; // the link fields, on a cable
-    friend class FrameQueue;    // the link fields, in a port's queue
+    friend class FrameList;     // the link
+    friend class FabricChannel; // the link word, on a cable
+    friend class FrameQueue;    // the link word, in a port's queue
 
     // First cache line: what every hop reads (size, parse) and the frame's
     // place in the one list that holds it (a cable's frames in flight or a
@@ -221,14 +223,62 @@ class OwnedFrame
     FabricFrame* m_f{nullptr}; //!< owned, or none
 };
 
+// FrameList's members that read or write a frame (frame-list.h).
+
+inline FabricFrame*
+FrameList::Append(FabricFrame* f)
+{
+    f->m_linkNext = nullptr;
+    FabricFrame* before = m_tail;
+    if (before)
+    {
+        before->m_linkNext = f;
+    }
+    else
+    {
+        m_head = f;
+    }
+    m_tail = f;
+    return before;
+}
+
+inline FabricFrame*
+FrameList::TakeHead()
+{
+    FabricFrame* f = m_head;
+    m_head = f->m_linkNext;
+    if (!m_head)
+    {
+        m_tail = nullptr;
+    }
+    return f;
+}
+
+inline FabricFrame*
+FrameList::Next(const FabricFrame* f)
+{
+    return f->m_linkNext;
+}
+
+inline void
+FrameList::Clear()
+{
+    while (m_head)
+    {
+        FabricFrame* f = m_head;
+        m_head = f->m_linkNext;
+        FabricFrame::Free(f);
+    }
+    m_tail = nullptr;
+}
+
 /**
  * \ingroup training-fabric
  * \brief A port's class queue: frames first in, first out, each with its
- * queued bytes and tag, in a list linked through the frames themselves
- * (FabricFrame's link fields), so that queueing a frame writes the frame
- * before it (queued shortly before, still in cache) and taking one reads
- * only the frame, which is sent next anyway: no buffer of its own to read
- * cold. The queue owns its frames.
+ * queued bytes and tag in its link word (a FrameList), so that queueing a
+ * frame writes the frame before it (queued shortly before, still in cache)
+ * and taking one reads only the frame, which is sent next anyway. The queue
+ * owns its frames.
  */
 class FrameQueue
 {
@@ -240,7 +290,7 @@ class FrameQueue
     FrameQueue(const FrameQueue& o)
         : FrameQueue()
     {
-        for (FabricFrame* f = o.m_head; f; f = f->m_linkNext)
+        for (const FabricFrame* f = o.m_frames.Head(); f; f = FrameList::Next(f))
         {
             const uint64_t word = static_cast<uint64_t>(f->m_linkWord);
             push_back(FabricFrame::Make(f->GetPacket()),
@@ -251,15 +301,10 @@ class FrameQueue
 
     FrameQueue& operator=(const FrameQueue&) = delete;
 
-    ~FrameQueue()
-    {
-        clear();
-    }
-
     /// \return true if no frame is queued
     bool empty() const
     {
-        return m_head == nullptr;
+        return m_frames.IsEmpty();
     }
 
     /// \return the number of frames queued
@@ -271,39 +316,25 @@ class FrameQueue
     /// Queue \p f (the queue takes it over) with its \p bytes and \p tag.
     void push_back(FabricFrame* f, uint32_t bytes, uint32_t tag)
     {
-        f->m_linkNext = nullptr;
+        m_frames.Append(f);
         f->m_linkWord = static_cast<int64_t>((uint64_t{bytes} << 32) | tag);
-        if (m_tail)
-        {
-            m_tail->m_linkNext = f;
-        }
-        else
-        {
-            m_head = f;
-        }
-        m_tail = f;
         ++m_size;
     }
 
     /// \return the queued bytes of the oldest frame; requires !empty()
     uint32_t FrontBytes() const
     {
-        return static_cast<uint32_t>(static_cast<uint64_t>(m_head->m_linkWord) >> 32);
+        return static_cast<uint32_t>(static_cast<uint64_t>(m_frames.Head()->m_linkWord) >> 32);
     }
 
     /// Take the oldest frame out (the caller takes it over), with its
     /// queued \p bytes and \p tag; requires !empty().
     FabricFrame* pop_front(uint32_t& bytes, uint32_t& tag)
     {
-        FabricFrame* f = m_head;
+        FabricFrame* f = m_frames.TakeHead();
         const uint64_t word = static_cast<uint64_t>(f->m_linkWord);
         bytes = static_cast<uint32_t>(word >> 32);
         tag = static_cast<uint32_t>(word);
-        m_head = f->m_linkNext;
-        if (!m_head)
-        {
-            m_tail = nullptr;
-        }
         --m_size;
         return f;
     }
@@ -311,20 +342,13 @@ class FrameQueue
     /// Free every queued frame.
     void clear()
     {
-        while (m_head)
-        {
-            FabricFrame* f = m_head;
-            m_head = f->m_linkNext;
-            FabricFrame::Free(f);
-        }
-        m_tail = nullptr;
+        m_frames.Clear();
         m_size = 0;
     }
 
   private:
-    FabricFrame* m_head{nullptr}; //!< the oldest frame
-    FabricFrame* m_tail{nullptr}; //!< the newest frame
-    std::size_t m_size{0};        //!< frames queued
+    FrameList m_frames;    //!< oldest first
+    std::size_t m_size{0}; //!< frames queued
 };
 
 } // namespace ns3
