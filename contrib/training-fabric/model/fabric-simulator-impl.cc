@@ -337,6 +337,17 @@ FabricSimulatorImpl::Run()
     NS_ASSERT(!m_events->IsEmpty() || !m_slots.IsEmpty() || m_unscheduledEvents == 0);
 }
 
+inline void
+FabricSimulatorImpl::AdviseHeapGrowth() const
+{
+    // Every 65,536 events: the heap grows as frames and packets come into
+    // flight (heap-huge-pages.h).
+    if ((m_eventCount & kHeapCheckMask) == 0 && m_hugePages)
+    {
+        HeapHugePages::Update();
+    }
+}
+
 void
 FabricSimulatorImpl::RunMerged()
 {
@@ -344,10 +355,7 @@ FabricSimulatorImpl::RunMerged()
     // order one QuadHeapScheduler holding both would give.
     while (!m_stop && m_quad)
     {
-        if ((m_eventCount & kHeapCheckMask) == 0 && m_hugePages)
-        {
-            HeapHugePages::Update(); // the heap grows as frames go in flight
-        }
+        AdviseHeapGrowth();
         const bool slotReady = !m_slots.Empty();
         if (m_quad->Empty())
         {
@@ -381,10 +389,7 @@ FabricSimulatorImpl::RunPlain()
 {
     while (!m_stop && !m_quad && !m_events->IsEmpty())
     {
-        if ((m_eventCount & kHeapCheckMask) == 0 && m_hugePages)
-        {
-            HeapHugePages::Update();
-        }
+        AdviseHeapGrowth();
         const Scheduler::Event next = m_events->RemoveNext();
         Invoke(next.key.m_ts, next.impl, next.key.m_uid, next.key.m_context);
     }

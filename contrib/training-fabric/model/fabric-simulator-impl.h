@@ -206,6 +206,9 @@ class FabricSimulatorImpl : public SimulatorImpl
     void RunMerged();
     /// The loop under any other Scheduler, until a stop, no events, or a QuadHeapScheduler.
     void RunPlain();
+    /// In the loops: HeapHugePages::Update when HugePages and the event count is a multiple of
+    /// 65,536.
+    void AdviseHeapGrowth() const;
     /// Run the event \p impl at (\p ts, \p uid, \p context): the loop's body.
     void Invoke(uint64_t ts, EventImpl* impl, uint32_t uid, uint32_t context);
     /// Move events scheduled from other threads into the scheduler.
