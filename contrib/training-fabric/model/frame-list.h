@@ -47,13 +47,13 @@ class FrameList
      * Append \p f (the list takes it over) as the newest frame.
      * \return the frame that was newest before it (nullptr if none)
      */
-    FabricFrame* Append(FabricFrame* f);
+    inline FabricFrame* Append(FabricFrame* f);
     /// Take the oldest frame out (the caller takes it over); requires !IsEmpty().
-    FabricFrame* TakeHead();
+    inline FabricFrame* TakeHead();
     /// \return the frame after \p f in its list (nullptr if \p f is the newest)
-    static FabricFrame* Next(const FabricFrame* f);
+    static inline FabricFrame* Next(const FabricFrame* f);
     /// Free every frame.
-    void Clear();
+    inline void Clear();
 
   private:
     FabricFrame* m_head{nullptr}; //!< the oldest frame
