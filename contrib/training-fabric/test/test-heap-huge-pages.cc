@@ -8,16 +8,12 @@
  * grew it back. Each test needs a process of its own (ctest runs each so):
  * the heap and malloc's settings are the process's.
  */
+#include "simulator-fixtures.h"
+
 #include "ns3/boolean.h"
 #include "ns3/config.h"
-#include "ns3/fabric-simulator-impl.h"
-#include "ns3/fabric-topology.h"
-#include "ns3/global-value.h"
 #include "ns3/heap-huge-pages.h"
-#include "ns3/object-factory.h"
 #include "ns3/simulator.h"
-#include "ns3/string.h"
-#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -31,26 +27,11 @@
 #include <vector>
 
 using namespace ns3;
+using tftest::EndFabric;
+using tftest::StartFabricUnderQuadHeap;
 
 namespace
 {
-
-/// Install FabricSimulatorImpl under the quad heap (the scenario runner's set-up).
-void
-StartFabricUnderQuadHeap()
-{
-    FabricTopology::EnsurePicosecondResolution();
-    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::FabricSimulatorImpl"));
-    Simulator::SetScheduler(ObjectFactory("ns3::QuadHeapScheduler"));
-}
-
-/// Destroy the run StartFabricUnderQuadHeap began and restore the default.
-void
-EndFabric()
-{
-    Simulator::Destroy();
-    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
-}
 
 /// A mapping of /proc/self/smaps: its range, its AnonHugePages and whether
 /// its VmFlags hold "hg" (MADV_HUGEPAGE).

@@ -8,6 +8,7 @@
  * whole scenarios whose every output is the same under both.
  */
 #include "scenario-fixtures.h"
+#include "simulator-fixtures.h"
 
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
@@ -37,6 +38,8 @@
 #include <vector>
 
 using namespace ns3;
+using tftest::EndFabric;
+using tftest::StartFabricUnderQuadHeap;
 using tftest::WithoutWallTime;
 
 namespace
@@ -247,27 +250,6 @@ struct SlotRecord
         r->out->emplace_back(Simulator::Now().GetNanoSeconds(), r->tag);
     }
 };
-
-/// Install FabricSimulatorImpl (MaxSlots \p maxSlots) under the quad heap.
-/// \return the installed instance, or nullptr if it is not one
-FabricSimulatorImpl*
-StartFabricUnderQuadHeap(uint32_t maxSlots)
-{
-    Config::SetDefault("ns3::FabricSimulatorImpl::MaxSlots", UintegerValue(maxSlots));
-    FabricTopology::EnsurePicosecondResolution();
-    GlobalValue::Bind("SimulatorImplementationType", StringValue(kFabric));
-    Simulator::SetScheduler(ObjectFactory("ns3::QuadHeapScheduler"));
-    return FabricSimulatorImpl::Current();
-}
-
-/// Destroy the run StartFabricUnderQuadHeap began and restore the defaults.
-void
-EndFabric()
-{
-    Simulator::Destroy();
-    GlobalValue::Bind("SimulatorImplementationType", StringValue(kDefault));
-    Config::SetDefault("ns3::FabricSimulatorImpl::MaxSlots", UintegerValue(2048));
-}
 
 /// In two new slots of \p sim, at 5 ns: \p local, then \p arrival (an
 /// arrival at interface 1 of node 3).
