@@ -136,6 +136,20 @@ FabricChannel::ScheduleArrival(int peer, const Time& delay, bool inSlot) const
     FabricSimulatorImpl* sim = FabricSimulatorImpl::Current();
     if (sim && inSlot)
     {
+        static constexpr FabricSimulatorImpl::SlotPrefetch kDeliverPrefetch[2] = {
+            {{&PrefetchDeliver<0, 0>,
+              &PrefetchDeliver<0, 1>,
+              &PrefetchDeliver<0, 2>,
+              &PrefetchDeliver<0, 3>,
+              &PrefetchDeliver<0, 4>,
+              &PrefetchDeliver<0, 5>}},
+            {{&PrefetchDeliver<1, 0>,
+              &PrefetchDeliver<1, 1>,
+              &PrefetchDeliver<1, 2>,
+              &PrefetchDeliver<1, 3>,
+              &PrefetchDeliver<1, 4>,
+              &PrefetchDeliver<1, 5>}},
+        };
         // One arrival pending per direction: the slot holds it. (Frames
         // scheduled one by one, as under another scheduler or after a switch
         // from one while frames were in flight, go to the heap.)
@@ -150,7 +164,8 @@ FabricChannel::ScheduleArrival(int peer, const Time& delay, bool inSlot) const
                                      delay,
                                      peer == 0 ? &FabricChannel::DeliverSlot0
                                                : &FabricChannel::DeliverSlot1,
-                                     const_cast<FabricChannel*>(this)))
+                                     const_cast<FabricChannel*>(this),
+                                     &kDeliverPrefetch[peer]))
         {
             return true;
         }
@@ -174,6 +189,34 @@ void
 FabricChannel::DeliverSlot1(void* channel)
 {
     static_cast<const FabricChannel*>(channel)->Deliver(1);
+}
+
+template <int kPeer, int kStage>
+void
+FabricChannel::PrefetchDeliver(void* channel)
+{
+    const auto* c = static_cast<const FabricChannel*>(channel);
+    if (kStage == 0)
+    {
+        __builtin_prefetch(&c->m_dev[kPeer]);
+        __builtin_prefetch(&c->m_wire[kPeer]);
+        __builtin_prefetch(&c->m_chained[kPeer]);
+        __builtin_prefetch(&c->m_slotSim[kPeer]);
+        return;
+    }
+    const FabricFrame* f = c->m_wire[kPeer].Head();
+    const FabricNetDevice* dev = PeekPointer(c->m_dev[kPeer]);
+    if (!f || !dev)
+    {
+        return;
+    }
+    if (kStage == 1)
+    {
+        __builtin_prefetch(f);
+        dev->PrefetchReceive();
+        return;
+    }
+    dev->PrefetchHandler(*f, kStage - 2);
 }
 
 void

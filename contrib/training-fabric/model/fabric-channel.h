@@ -131,6 +131,12 @@ class FabricChannel : public Channel
             return m_headArrival;
         }
 
+        /// \return the oldest frame (nullptr if none), to prefetch it
+        const FabricFrame* Head() const
+        {
+            return m_frames.Head();
+        }
+
       private:
         /// Oldest first; each frame's link word holds the next one's arrival.
         FrameList m_frames;
@@ -155,6 +161,12 @@ class FabricChannel : public Channel
     /// Deliver(0) / Deliver(1) of \p channel (FabricSimulatorImpl::SlotFn).
     static void DeliverSlot0(void* channel);
     static void DeliverSlot1(void* channel); //!< see DeliverSlot0
+    /// Deliver(\p kPeer)'s prefetch stage \p kStage
+    /// (FabricSimulatorImpl::SlotPrefetch): 0, the channel's lines it
+    /// reads; 1, the frame and the receiving port; 2 to 5, the port's
+    /// handler (FabricPortHandler::PrefetchReceive levels 0 to 3).
+    template <int kPeer, int kStage>
+    static void PrefetchDeliver(void* channel);
     /**
      * Schedule the arrival event towards \p peer, \p delay from now; in the
      * direction's slot only if \p inSlot (the one arrival pending there:

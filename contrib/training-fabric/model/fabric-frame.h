@@ -321,6 +321,12 @@ class FrameQueue
         ++m_size;
     }
 
+    /// \return the oldest frame (nullptr if none), to prefetch it
+    const FabricFrame* Front() const
+    {
+        return m_frames.Head();
+    }
+
     /// \return the queued bytes of the oldest frame; requires !empty()
     uint32_t FrontBytes() const
     {

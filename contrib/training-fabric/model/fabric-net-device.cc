@@ -493,11 +493,19 @@ FabricNetDevice::StartTransmission(FabricFrame* f)
             m_txComplete.slot = sim->NewSlot();
             m_txComplete.simSerial = sim->GetSerial();
         }
+        static constexpr FabricSimulatorImpl::SlotPrefetch kTxCompletePrefetch = {
+            {nullptr,
+             nullptr,
+             nullptr,
+             &PrefetchTransmit<0>,
+             &PrefetchTransmit<1>,
+             &PrefetchTransmit<2>}};
         if (sim->ScheduleSlot(m_txComplete.slot,
                               sim->CurrentContext(),
                               txTime,
                               &FabricNetDevice::TxCompleteSlot,
-                              this))
+                              this,
+                              &kTxCompletePrefetch))
         {
             return;
         }
@@ -517,6 +525,35 @@ FabricNetDevice::StartTransmission(FabricFrame* f)
                                        txTime,
                                        PeekPointer(m_txComplete.ev));
     }
+}
+
+template <int kStage>
+void
+FabricNetDevice::PrefetchTransmit(void* dev)
+{
+    const auto* d = static_cast<const FabricNetDevice*>(dev);
+    if (kStage == 0)
+    {
+        const char* p = static_cast<const char*>(dev);
+        for (int line = 0; line < 5; ++line)
+        {
+            __builtin_prefetch(p + 64 * line);
+        }
+        return;
+    }
+    if (d->m_nonEmpty == 0)
+    {
+        return;
+    }
+    // The class strict priority serves (the highest non-empty one).
+    const ClassQueue& q = d->m_class[31 - __builtin_clz(d->m_nonEmpty)];
+    if (kStage == 1)
+    {
+        __builtin_prefetch(&q);
+        __builtin_prefetch(PeekPointer(d->m_channel));
+        return;
+    }
+    __builtin_prefetch(q.frames.Front());
 }
 
 void

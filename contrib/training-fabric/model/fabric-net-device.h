@@ -116,6 +116,20 @@ class FabricPortHandler
         return nullptr;
     }
 
+    /**
+     * Prefetch what ReceiveFrame(\p dev, \p f) will read, one level of
+     * pointers per call: \p level 0, the handler's own lines; level n > 0,
+     * what is reached through the lines level n - 1 fetched (an event or
+     * more before: FabricSimulatorImpl::SlotPrefetch, levels 0 to 3). Only
+     * prefetches: changes nothing, and reads only live state. Default:
+     * nothing.
+     */
+    virtual void PrefetchReceive(const FabricNetDevice* /* dev */,
+                                 const FabricFrame& /* f */,
+                                 int /* level */) const
+    {
+    }
+
     /// The link of \p dev went up (\p up) or down. Default: nothing.
     virtual void LinkChanged(FabricNetDevice* /* dev */, bool /* up */)
     {
@@ -240,6 +254,28 @@ class FabricNetDevice : public NetDevice
     /// Start a transmission if the port is idle and something is eligible.
     void TryTransmit();
 
+    /// Have the handler prefetch what its ReceiveFrame of \p f reads
+    /// (FabricPortHandler::PrefetchReceive at \p level).
+    void PrefetchHandler(const FabricFrame& f, int level) const
+    {
+        if (m_handler)
+        {
+            m_handler->PrefetchReceive(this, f, level);
+        }
+    }
+
+    /// Prefetch the lines ReceiveFrame reads (lines 0, 2, 3 and 4 below)
+    /// and line 1 (the port index a handler reads).
+    void PrefetchReceive() const
+    {
+        const char* p = reinterpret_cast<const char*>(this);
+        __builtin_prefetch(p);
+        __builtin_prefetch(p + 64);
+        __builtin_prefetch(p + 128);
+        __builtin_prefetch(p + 192);
+        __builtin_prefetch(p + 256);
+    }
+
     /// A whole frame has arrived (from a cable that carries packets).
     void Receive(Ptr<Packet> p);
     /// Entry point of the channel: a whole frame has arrived; the port takes \p f over.
@@ -348,6 +384,11 @@ class FabricNetDevice : public NetDevice
     void StartTransmission(FabricFrame* f);
     /// TxComplete() of device \p dev (FabricSimulatorImpl::SlotFn).
     static void TxCompleteSlot(void* dev);
+    /// TxComplete's prefetch stage \p kStage (FabricSimulatorImpl::SlotPrefetch):
+    /// 0, the lines of \p dev a frame going out reads; 1, the class served
+    /// and the channel; 2, its frame.
+    template <int kStage>
+    static void PrefetchTransmit(void* dev);
     void EndPause(uint8_t cls);
 
     /**

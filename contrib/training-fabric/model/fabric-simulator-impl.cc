@@ -73,7 +73,19 @@ FabricSimulatorImpl::GetTypeId()
                           "is simulated.",
                           BooleanValue(true),
                           MakeBooleanAccessor(&FabricSimulatorImpl::m_hugePages),
-                          MakeBooleanChecker());
+                          MakeBooleanChecker())
+            .AddAttribute("PrefetchDistance",
+                          "Events between the prefetch stages of a slot event held in "
+                          "the quad heap's current wheel bucket (FabricSimulatorImpl::"
+                          "SlotPrefetch: stage k is called right before the event "
+                          "(6 - k) x this + 1 places earlier runs); 0: off. Default 1: on "
+                          "a k = 16 fat-tree (1,024 hosts) 1.32 times the events/s of 0 "
+                          "(20 of 20 alternating pairs) at 22% more instructions, 2 gave "
+                          "1.30; 16 hosts unchanged (their slots are all in the tree); "
+                          "model doc. Does not change what is simulated.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&FabricSimulatorImpl::m_prefetchDistance),
+                          MakeUintegerChecker<uint32_t>(0, 16));
     return tid;
 }
 
@@ -379,8 +391,45 @@ FabricSimulatorImpl::RunMerged()
                 // In a large fabric the next event's object is usually not
                 // in cache; its load then overlaps this event (issue #15).
                 __builtin_prefetch(m_quad->TopImpl()); // harmless on a tagged slot
+                PrefetchAhead();
             }
             Invoke(next.ts, next.impl, next.uid, next.context);
+        }
+    }
+}
+
+inline void
+FabricSimulatorImpl::PrefetchAhead() const
+{
+    // A pipeline over the next events of the wheel's current bucket (a
+    // hint: the heap's events, the slot tree's and later buckets' are not
+    // looked at). Each slot event's stages run while the events before it
+    // do: the first fetches its own lines, each later one reads what the
+    // one before fetched and fetches what the event reaches through it.
+    // Without slots in the heap (a small fabric: all in the tree) there is
+    // nothing to look for.
+    const uint32_t d = m_prefetchDistance;
+    if (d == 0 || m_heapSlots.empty())
+    {
+        return;
+    }
+    constexpr uint32_t kStages = SlotPrefetch::kStages;
+    // The events first (the hints' calls would make the compiler read the
+    // scheduler's fields again for each).
+    uintptr_t ahead[kStages];
+    for (uint32_t k = 0; k < kStages; ++k)
+    {
+        ahead[k] = reinterpret_cast<uintptr_t>(m_quad->PendingImpl((kStages - k) * d));
+    }
+    for (uint32_t k = 0; k < kStages; ++k)
+    {
+        if (ahead[k] & kHeapSlotTag)
+        {
+            const HeapSlot& h = m_heapSlots[ahead[k] >> 1];
+            if (h.prefetch && h.prefetch->stage[k])
+            {
+                h.prefetch->stage[k](h.obj);
+            }
         }
     }
 }
@@ -408,7 +457,7 @@ FabricSimulatorImpl::NewSlot()
         {
             return EventSlotTree::kNone;
         }
-        m_heapSlots.push_back(HeapSlot{nullptr, nullptr});
+        m_heapSlots.push_back(HeapSlot{nullptr, nullptr, nullptr});
         return kHeapSlotFlag | static_cast<uint32_t>(m_heapSlots.size() - 1);
     }
     m_slotEvents.push_back(SlotEvent{nullptr, nullptr, 0, 0, 0});
@@ -420,6 +469,7 @@ FabricSimulatorImpl::SetSlot(uint32_t slot,
                              const Time& delay,
                              SlotFn fn,
                              void* obj,
+                             const SlotPrefetch* prefetch,
                              uint32_t context,
                              bool arrival,
                              uint64_t arrivalTie)
@@ -434,7 +484,7 @@ FabricSimulatorImpl::SetSlot(uint32_t slot,
     if (slot & kHeapSlotFlag)
     {
         const uint32_t index = slot & ~kHeapSlotFlag;
-        m_heapSlots[index] = HeapSlot{fn, obj};
+        m_heapSlots[index] = HeapSlot{fn, obj, prefetch};
         EventImpl* tagged = reinterpret_cast<EventImpl*>((uintptr_t{index} << 1) | kHeapSlotTag);
         if (arrival)
         {
@@ -462,9 +512,10 @@ FabricSimulatorImpl::ScheduleSlot(uint32_t slot,
                                   uint32_t context,
                                   const Time& delay,
                                   SlotFn fn,
-                                  void* obj)
+                                  void* obj,
+                                  const SlotPrefetch* prefetch)
 {
-    return SetSlot(slot, delay, fn, obj, context, false, 0);
+    return SetSlot(slot, delay, fn, obj, prefetch, context, false, 0);
 }
 
 bool
@@ -473,9 +524,17 @@ FabricSimulatorImpl::ScheduleArrivalSlot(uint32_t slot,
                                          uint32_t ifIndex,
                                          const Time& delay,
                                          SlotFn fn,
-                                         void* obj)
+                                         void* obj,
+                                         const SlotPrefetch* prefetch)
 {
-    return SetSlot(slot, delay, fn, obj, node, true, QuadHeapScheduler::ArrivalTie(node, ifIndex));
+    return SetSlot(slot,
+                   delay,
+                   fn,
+                   obj,
+                   prefetch,
+                   node,
+                   true,
+                   QuadHeapScheduler::ArrivalTie(node, ifIndex));
 }
 
 bool

@@ -152,19 +152,46 @@ class FabricSimulatorImpl : public SimulatorImpl
     using SlotFn = void (*)(void* obj);
 
     /**
+     * Prefetch hints for a slot's event (issue #15): in a large fabric
+     * the state an event touches is rarely in cache, and its misses, one
+     * pointer after another, are most of its time. The run loop calls
+     * the hints of an event while the events before it run, so that its
+     * misses overlap them: stage[k] (if not null) with obj, right before
+     * the event (kStages - k) x PrefetchDistance + 1 places earlier runs.
+     * Stage 0 prefetches obj's own lines; each later stage reads what the
+     * stages before it fetched and prefetches what the event reaches
+     * through it, one pointer deeper. A hint changes nothing and reads only
+     * live state (it may run for an event that is later cancelled or moves).
+     * Only events held in the quad heap (slots beyond MaxSlots) that sit in
+     * its wheel's current bucket are looked ahead at.
+     */
+    struct SlotPrefetch
+    {
+        static constexpr uint32_t kStages = 6; //!< hints per event
+        SlotFn stage[kStages];                 //!< see SlotPrefetch
+    };
+
+    /**
      * What ScheduleWithContext(\p context, \p delay, event) does, for an
      * event that calls \p fn(\p obj), held in \p slot (which must have
-     * none pending), same uid, same order.
+     * none pending), same uid, same order. A slot held in the quad heap
+     * (beyond MaxSlots) has \p prefetch's hints (if any) called ahead of
+     * its event.
      * \return false (nothing scheduled: use ScheduleFast) if \p slot is
      * EventSlotTree::kNone or the scheduler is not a QuadHeapScheduler
      */
-    bool ScheduleSlot(uint32_t slot, uint32_t context, const Time& delay, SlotFn fn, void* obj);
+    bool ScheduleSlot(uint32_t slot,
+                      uint32_t context,
+                      const Time& delay,
+                      SlotFn fn,
+                      void* obj,
+                      const SlotPrefetch* prefetch = nullptr);
 
     /**
      * QuadHeapScheduler::ScheduleArrival(\p node, \p ifIndex, \p delay,
      * event) for an event that calls \p fn(\p obj): the arrival at device
      * \p ifIndex of node \p node (its context), with the next uid, held in
-     * \p slot (which must have none pending).
+     * \p slot (which must have none pending); \p prefetch as for ScheduleSlot.
      * \return false (nothing scheduled: use ScheduleArrivalFast) if \p slot
      * is EventSlotTree::kNone or the scheduler is not a QuadHeapScheduler
      */
@@ -173,7 +200,8 @@ class FabricSimulatorImpl : public SimulatorImpl
                              uint32_t ifIndex,
                              const Time& delay,
                              SlotFn fn,
-                             void* obj);
+                             void* obj,
+                             const SlotPrefetch* prefetch = nullptr);
 
     /**
      * QuadHeapScheduler::ScheduleArrival for an EventImpl (the caller has
@@ -193,6 +221,7 @@ class FabricSimulatorImpl : public SimulatorImpl
                  const Time& delay,
                  SlotFn fn,
                  void* obj,
+                 const SlotPrefetch* prefetch,
                  uint32_t context,
                  bool arrival,
                  uint64_t arrivalTie);
@@ -209,6 +238,8 @@ class FabricSimulatorImpl : public SimulatorImpl
     /// In the loops: HeapHugePages::Update when HugePages and the event count is a multiple of
     /// 65,536.
     void AdviseHeapGrowth() const;
+    /// Call the prefetch hints of the next events (issue #15).
+    void PrefetchAhead() const;
     /// Run the event \p impl at (\p ts, \p uid, \p context): the loop's body.
     void Invoke(uint64_t ts, EventImpl* impl, uint32_t uid, uint32_t context);
     /// Move events scheduled from other threads into the scheduler.
@@ -241,8 +272,9 @@ class FabricSimulatorImpl : public SimulatorImpl
     /// The event of a slot held in the quad heap: its place's function and argument.
     struct HeapSlot
     {
-        SlotFn fn; //!< what it calls
-        void* obj; //!< with this argument
+        SlotFn fn;                    //!< what it calls
+        void* obj;                    //!< with this argument
+        const SlotPrefetch* prefetch; //!< its hints, or nullptr
     };
 
     /// The installed instance (set by SetScheduler, cleared by Destroy and at disposal).
@@ -257,6 +289,7 @@ class FabricSimulatorImpl : public SimulatorImpl
     uint64_t m_serial;                   //!< this instance's number
     uint32_t m_maxSlots{2048};           //!< MaxSlots attribute
     bool m_hugePages{true};              //!< HugePages attribute
+    uint32_t m_prefetchDistance{0};      //!< PrefetchDistance attribute
     /// The run loops advise the heap's growth when the event count has these bits clear.
     static constexpr uint64_t kHeapCheckMask = (uint64_t{1} << 16) - 1;
 

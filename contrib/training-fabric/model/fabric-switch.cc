@@ -400,6 +400,48 @@ FabricSwitch::ReceiveFrame(FabricNetDevice* dev, FabricFrame* f)
 }
 
 void
+FabricSwitch::PrefetchReceive(const FabricNetDevice* dev, const FabricFrame& f, int level) const
+{
+    // ReceiveFrame's misses in a large fabric, one level of pointers at a
+    // time (each level reads only what the one before fetched).
+    if (level == 0)
+    {
+        // This switch's lines: counters, route tables, ports, MMU.
+        __builtin_prefetch(&m_counters);
+        __builtin_prefetch(&m_hostSwitch);
+        __builtin_prefetch(&m_groupOfSwitch);
+        __builtin_prefetch(&m_ports);
+        __builtin_prefetch(&m_groups);
+        __builtin_prefetch(&m_mmu);
+        return;
+    }
+    const RoceFrameInfo& info = f.GetInfo();
+    const uint32_t dstHost = fabric::HostIdFromIp(info.dstIp);
+    if (level == 1)
+    {
+        // The destination's group index; the MMU's own lines.
+        if (m_hostSwitch && dstHost < m_nRouted)
+        {
+            const uint32_t t = m_hostSwitch[dstHost];
+            __builtin_prefetch(t == m_self ? &m_groupOfPort[m_hostPort[dstHost]]
+                                           : &m_groupOfSwitch[t]);
+        }
+        m_mmu->PrefetchObject();
+        return;
+    }
+    const std::vector<uint16_t>& nh = m_groups[GetRouteGroupIndex(dstHost)];
+    if (level == 2)
+    {
+        // The group; the ingress class's MMU state.
+        __builtin_prefetch(&nh);
+        m_mmu->PrefetchPort(dev->GetPortIndex(), info.dscp >> 3);
+        return;
+    }
+    // The group's ports (the egress is chosen among them).
+    __builtin_prefetch(nh.data());
+}
+
+void
 FabricSwitch::RefreshPause(uint32_t port, uint8_t cls, bool refresh)
 {
     NS_LOG_FUNCTION(this << port << +cls << refresh);

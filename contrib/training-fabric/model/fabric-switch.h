@@ -182,6 +182,9 @@ class FabricSwitch : public Object, private FabricPortHandler
     // FabricPortHandler: the ports' frames.
     void ReceiveFrame(FabricNetDevice* dev, FabricFrame* f) override;
     void FrameDequeued(FabricNetDevice* dev, FabricFrame& f, uint8_t cls, uint32_t tag) override;
+    void PrefetchReceive(const FabricNetDevice* dev,
+                         const FabricFrame& f,
+                         int level) const override;
     void LinkChanged(FabricNetDevice* dev, bool up) override;
     /// Count and trace the drop of \p f, and free it.
     void Drop(FabricFrame* f, uint32_t inPort, DropReason reason);

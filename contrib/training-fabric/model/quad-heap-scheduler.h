@@ -124,6 +124,18 @@ class QuadHeapScheduler : public Scheduler
         return m_top->tie;
     }
 
+    /**
+     * \return the event \p d places after the first pending one of the
+     * wheel's current bucket, or nullptr if the bucket holds fewer: a hint
+     * of what runs soon (events in the heap or in later buckets, and those
+     * inserted meanwhile, may run before it), for prefetching
+     */
+    EventImpl* PendingImpl(std::size_t d) const
+    {
+        const std::size_t i = m_head + d;
+        return i < m_cur.size() ? m_cur[i].impl : nullptr;
+    }
+
     /// \return the Scheduler::Event of \p impl at (\p ts, \p uid) in \p context
     static Event MakeEvent(uint64_t ts, uint32_t uid, uint32_t context, EventImpl* impl)
     {

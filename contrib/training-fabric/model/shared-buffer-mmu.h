@@ -134,6 +134,23 @@ class SharedBufferMmu : public Object
     /// \return the pause timer value to put in XOFF frames
     uint16_t GetPauseQuanta() const;
 
+    /// Prefetch this MMU's own lines that Admit and Release read (issue #15).
+    void PrefetchObject() const
+    {
+        __builtin_prefetch(&m_ports);
+        __builtin_prefetch(&m_sharedPool);
+        __builtin_prefetch(&m_bufferBytes);
+    }
+
+    /// Prefetch the state of class \p cls at port \p port.
+    void PrefetchPort(uint32_t port, uint8_t cls) const
+    {
+        if (port < m_ports.size() && cls < kNumClasses)
+        {
+            __builtin_prefetch(&m_ports[port].cls[cls]);
+        }
+    }
+
   private:
     uint64_t SharedUsed(uint32_t port, uint8_t cls) const;
 

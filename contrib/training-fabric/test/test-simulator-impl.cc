@@ -414,6 +414,82 @@ TEST(SimulatorImpl, ALaterRunUnderAnotherImplementationDoesNotUseADestroyedOne)
     kept = nullptr;
 }
 
+/// A slot event that logs (its tag, -1) when it runs and (its tag, k) when
+/// its prefetch stage k is called.
+struct StagedRecord
+{
+    std::vector<std::pair<int, int>>* log;
+    int tag;
+
+    static void Run(void* self)
+    {
+        auto* r = static_cast<StagedRecord*>(self);
+        r->log->emplace_back(r->tag, -1);
+    }
+
+    template <int kStage>
+    static void Stage(void* self)
+    {
+        auto* r = static_cast<StagedRecord*>(self);
+        r->log->emplace_back(r->tag, kStage);
+    }
+};
+
+static_assert(FabricSimulatorImpl::SlotPrefetch::kStages == 6, "StagedRecord's table has 6");
+constexpr FabricSimulatorImpl::SlotPrefetch kStagedRecordPrefetch = {{&StagedRecord::Stage<0>,
+                                                                      &StagedRecord::Stage<1>,
+                                                                      &StagedRecord::Stage<2>,
+                                                                      &StagedRecord::Stage<3>,
+                                                                      &StagedRecord::Stage<4>,
+                                                                      &StagedRecord::Stage<5>}};
+
+// Sixteen slot events held in the quad heap (MaxSlots 0), 10 ps apart from
+// 10 ns, so all in one wheel bucket (1 ns). By SlotPrefetch's contract,
+// stage k of event j is called right before event j - (6 - k) x D - 1 runs
+// (D the PrefetchDistance), stages in order 0 to 5, and never with D 0.
+// Expected: exactly that log, built from the contract here.
+TEST(SimulatorImpl, PrefetchStagesAreCalledAheadOfTheirEventAsDocumented)
+{
+    constexpr int kEvents = 16;
+    constexpr int kStages = 6;
+    for (uint32_t distance : {0U, 1U, 2U})
+    {
+        Config::SetDefault("ns3::FabricSimulatorImpl::PrefetchDistance", UintegerValue(distance));
+        FabricSimulatorImpl* sim = StartFabricUnderQuadHeap(0);
+        ASSERT_NE(sim, nullptr);
+        std::vector<std::pair<int, int>> log;
+        std::vector<StagedRecord> records;
+        records.reserve(kEvents);
+        for (int j = 0; j < kEvents; ++j)
+        {
+            records.push_back(StagedRecord{&log, j});
+            EXPECT_TRUE(sim->ScheduleSlot(sim->NewSlot(),
+                                          0,
+                                          PicoSeconds(10000 + 10 * j),
+                                          &StagedRecord::Run,
+                                          &records.back(),
+                                          &kStagedRecordPrefetch));
+        }
+        Simulator::Run();
+        std::vector<std::pair<int, int>> expected;
+        for (int i = 0; i < kEvents; ++i)
+        {
+            for (int k = 0; distance > 0 && k < kStages; ++k)
+            {
+                const int j = i + (kStages - k) * static_cast<int>(distance) + 1;
+                if (j < kEvents)
+                {
+                    expected.emplace_back(j, k);
+                }
+            }
+            expected.emplace_back(i, -1);
+        }
+        EXPECT_EQ(log, expected) << "PrefetchDistance " << distance;
+        EndFabric();
+    }
+    Config::SetDefault("ns3::FabricSimulatorImpl::PrefetchDistance", UintegerValue(1));
+}
+
 /// summary.json (minus wall times) and flows.csv of the incast example with \p sets.
 std::pair<std::string, std::string>
 RunIncast(std::vector<std::string> sets, const std::string& simulator)
@@ -448,24 +524,31 @@ TEST(SimulatorImpl, ScenariosGiveTheSameOutputsUnderBoth)
         // Every port and cable direction in a slot (the default's 2,048 cover
         // this fabric's 96), some (7) with the rest in the quad heap's wheel,
         // or none; and with none, a wheel of 64 x 0.5 ns (ends of frames in
-        // it, arrivals 1 us ahead beyond it, in the heap) or no wheel.
-        const std::vector<std::pair<uint32_t, uint32_t>> places = {{2048, 4096},
-                                                                   {7, 4096},
-                                                                   {0, 4096},
-                                                                   {0, 64},
-                                                                   {0, 0}};
-        for (const auto& [maxSlots, buckets] : places)
+        // it, arrivals 1 us ahead beyond it, in the heap) or no wheel. The
+        // wheel's slot events have their prefetch hints called (distance 1,
+        // the default; 3, further ahead; 0, none).
+        const std::vector<std::tuple<uint32_t, uint32_t, uint32_t>> places = {{2048, 4096, 1},
+                                                                              {7, 4096, 1},
+                                                                              {0, 4096, 1},
+                                                                              {0, 4096, 3},
+                                                                              {0, 4096, 0},
+                                                                              {0, 64, 1},
+                                                                              {0, 0, 1}};
+        for (const auto& [maxSlots, buckets, distance] : places)
         {
             Config::SetDefault("ns3::FabricSimulatorImpl::MaxSlots", UintegerValue(maxSlots));
             Config::SetDefault("ns3::QuadHeapScheduler::Buckets", UintegerValue(buckets));
+            Config::SetDefault("ns3::FabricSimulatorImpl::PrefetchDistance",
+                               UintegerValue(distance));
             const auto fabricRun = RunIncast(sets, "fabric");
             EXPECT_EQ(fabricRun.first, ns3Run.first)
-                << sets.front() << ", " << maxSlots << ", " << buckets;
+                << sets.front() << ", " << maxSlots << ", " << buckets << ", " << distance;
             EXPECT_EQ(fabricRun.second, ns3Run.second)
-                << sets.front() << ", " << maxSlots << ", " << buckets;
+                << sets.front() << ", " << maxSlots << ", " << buckets << ", " << distance;
         }
         Config::SetDefault("ns3::FabricSimulatorImpl::MaxSlots", UintegerValue(2048));
         Config::SetDefault("ns3::QuadHeapScheduler::Buckets", UintegerValue(4096));
+        Config::SetDefault("ns3::FabricSimulatorImpl::PrefetchDistance", UintegerValue(1));
         // Runs that did the work: every flow completed, nothing lost.
         EXPECT_NE(ns3Run.first.find("\"outcome\": \"completed\""), std::string::npos)
             << ns3Run.first;
