@@ -16,7 +16,11 @@
  * The sweep runs k = 4, 8, 12, 16 (16 to 1,024 hosts) unmonitored, with
  * fewer bytes per host as the fabric grows so that each case simulates
  * about 1.3 to 1.5 million events, then a line with the ratio of the event rates
- * at 1,024 and at 16 hosts (issue #15's goal: >= 0.6), then the 1,024-host
+ * at 1,024 and at 16 hosts (issue #15's goal: >= 0.6): the median of five
+ * pairs of those two cases run back to back after the sweep (their lines
+ * not printed), because a shared machine's speed drifts by up to a factor
+ * of two between runs a few seconds apart, and a pair shares most of that
+ * drift. Then the 1,024-host
  * permutation of 4 MB without and with the path monitor (100 us bins) and
  * the ratio of their simulation wall times (issue #17's goal: <= 1.1; a
  * single pair, so on a loaded machine only indicative). --case=off / on run
@@ -33,6 +37,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <string>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -60,9 +65,15 @@ struct CaseResult
     double wallS{-1};
 };
 
-/// Runs one fat-tree case; writes its CaseResult to \p resultFd when >= 0.
+/// Runs one fat-tree case; writes its CaseResult to \p resultFd when >= 0,
+/// and its JSON line to stdout if \p print.
 int
-RunCase(uint32_t k, const std::string& bytes, const std::string& bin, bool monitor, int resultFd)
+RunCase(uint32_t k,
+        const std::string& bytes,
+        const std::string& bin,
+        bool monitor,
+        int resultFd,
+        bool print = true)
 {
     const std::string text = R"({"name": "bench", "scheduler": ")" + g_scheduler + R"(",
         "topology": {"type": "fat-tree", "k": )" +
@@ -84,22 +95,26 @@ RunCase(uint32_t k, const std::string& bytes, const std::string& bin, bool monit
     const std::string name = "fat-tree-k" + std::to_string(k) + "-" + std::to_string(hosts) +
                              "hosts-permutation-" + bytes + (monitor ? "+monitor-" + bin : "");
     const double rate = t.events / t.simWallS;
-    std::printf("{\"bench\": \"%s\", \"completed\": %s, \"hosts\": %llu, \"setup_s\": %.3f, "
-                "\"wall_s\": %.3f, \"sim_s\": %.6f, \"events\": %llu, \"events_per_s\": %.0f, "
-                "\"packet_hops\": %llu, \"packet_hops_per_s\": %.0f, \"wall_s_per_sim_ms\": %.4f, "
-                "\"peak_rss_mb\": %.1f}\n",
-                name.c_str(),
-                t.flowsCompleted == hosts ? "true" : "false",
-                static_cast<unsigned long long>(hosts),
-                t.setupWallS,
-                t.simWallS,
-                t.simTimeS,
-                static_cast<unsigned long long>(t.events),
-                rate,
-                static_cast<unsigned long long>(t.packetHops),
-                t.packetHops / t.simWallS,
-                t.simWallS / (t.simTimeS * 1e3),
-                PeakRssMb());
+    if (print)
+    {
+        std::printf(
+            "{\"bench\": \"%s\", \"completed\": %s, \"hosts\": %llu, \"setup_s\": %.3f, "
+            "\"wall_s\": %.3f, \"sim_s\": %.6f, \"events\": %llu, \"events_per_s\": %.0f, "
+            "\"packet_hops\": %llu, \"packet_hops_per_s\": %.0f, \"wall_s_per_sim_ms\": %.4f, "
+            "\"peak_rss_mb\": %.1f}\n",
+            name.c_str(),
+            t.flowsCompleted == hosts ? "true" : "false",
+            static_cast<unsigned long long>(hosts),
+            t.setupWallS,
+            t.simWallS,
+            t.simTimeS,
+            static_cast<unsigned long long>(t.events),
+            rate,
+            static_cast<unsigned long long>(t.packetHops),
+            t.packetHops / t.simWallS,
+            t.simWallS / (t.simTimeS * 1e3),
+            PeakRssMb());
+    }
     std::fflush(stdout);
     const CaseResult result{rate, t.simWallS};
     if (resultFd >= 0 && write(resultFd, &result, sizeof(result)) != sizeof(result))
@@ -144,9 +159,10 @@ RunSetup(uint32_t leaves, uint32_t spines, uint32_t hostsPerLeaf)
     return t.flowsCompleted == 1 ? 0 : 1;
 }
 
-/// Runs one case (100 us bins when \p monitor) in a child process; \return its result (-1: failed).
+/// Runs one case (100 us bins when \p monitor) in a child process, its
+/// line printed if \p print; \return its result (-1: failed).
 CaseResult
-ForkCase(uint32_t k, const std::string& bytes, bool monitor)
+ForkCase(uint32_t k, const std::string& bytes, bool monitor, bool print = true)
 {
     // A line still in stdout's buffer would be written again by the child.
     std::fflush(stdout);
@@ -159,7 +175,7 @@ ForkCase(uint32_t k, const std::string& bytes, bool monitor)
     if (pid == 0)
     {
         close(fds[0]);
-        _exit(RunCase(k, bytes, "100us", monitor, fds[1]));
+        _exit(RunCase(k, bytes, "100us", monitor, fds[1], print));
     }
     close(fds[1]);
     CaseResult result;
@@ -222,9 +238,30 @@ main(int argc, char** argv)
     {
         rates.push_back(ForkCase(radix, bytes.empty() ? size : bytes, false).eventsPerS);
     }
-    const bool ok = std::all_of(rates.begin(), rates.end(), [](double r) { return r > 0; });
-    std::printf("{\"bench\": \"fat-tree-events-per-s-ratio-1024-to-16-hosts\", \"ratio\": %.3f}\n",
-                ok ? rates.back() / rates.front() : 0.0);
+    bool ok = std::all_of(rates.begin(), rates.end(), [](double r) { return r > 0; });
+    // The goal's ratio: five pairs of the first and last cases, back to back.
+    const auto& first = sweep[0];
+    const auto& last = sweep[std::size(sweep) - 1];
+    std::vector<double> pairs;
+    std::string list;
+    for (int i = 0; ok && i < 5; ++i)
+    {
+        const double small =
+            ForkCase(first.first, bytes.empty() ? first.second : bytes, false, false).eventsPerS;
+        const double large =
+            ForkCase(last.first, bytes.empty() ? last.second : bytes, false, false).eventsPerS;
+        ok = small > 0 && large > 0;
+        pairs.push_back(ok ? large / small : 0.0);
+        char text[32];
+        std::snprintf(text, sizeof(text), "%s%.3f", list.empty() ? "" : ", ", pairs.back());
+        list += text;
+    }
+    std::vector<double> sorted = pairs;
+    std::sort(sorted.begin(), sorted.end());
+    std::printf("{\"bench\": \"fat-tree-events-per-s-ratio-1024-to-16-hosts\", \"ratio\": %.3f, "
+                "\"pairs\": [%s]}\n",
+                ok ? sorted[sorted.size() / 2] : 0.0,
+                list.c_str());
     // The path monitor's overhead at 1,024 hosts (issue #17): the same case
     // without and with it, the ratio of their simulation wall times.
     const std::string monitored = bytes.empty() ? "4MB" : bytes;
