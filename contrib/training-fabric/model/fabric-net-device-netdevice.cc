@@ -3,12 +3,15 @@
  *
  * FabricNetDevice's answers to the rest of ns-3's NetDevice interface: index,
  * address, MTU, node, broadcast/multicast (none), and Send for frames handed
- * in through NetDevice (queued in the default class). The port's data path
- * is in fabric-net-device.cc.
+ * in through NetDevice (queued in the default class); then the port's
+ * accessors (queues, rate, index, counters). The port's data path is in
+ * fabric-net-device.cc.
  */
 #include "fabric-channel.h"
 #include "fabric-net-device.h"
+#include "fabric-simulator-impl.h"
 
+#include "ns3/abort.h"
 #include "ns3/node.h"
 
 namespace ns3
@@ -149,6 +152,92 @@ bool
 FabricNetDevice::SupportsSendFrom() const
 {
     return false;
+}
+
+uint64_t
+FabricNetDevice::GetQueueBytes(uint8_t cls) const
+{
+    return m_class[cls].bytes;
+}
+
+uint64_t
+FabricNetDevice::GetTxBytes() const
+{
+    return m_frameCounters.txBytes;
+}
+
+uint64_t
+FabricNetDevice::GetTotalQueueBytes() const
+{
+    return m_totalQueueBytes;
+}
+
+uint32_t
+FabricNetDevice::GetQueueFrames(uint8_t cls) const
+{
+    return static_cast<uint32_t>(m_class[cls].frames.size());
+}
+
+bool
+FabricNetDevice::IsBusy() const
+{
+    return m_busy;
+}
+
+DataRate
+FabricNetDevice::GetDataRate() const
+{
+    return m_rate;
+}
+
+void
+FabricNetDevice::SetDataRate(DataRate rate)
+{
+    NS_ABORT_MSG_IF(rate.GetBitRate() == 0, "FabricNetDevice: DataRate must be positive");
+    m_rate = rate;
+    m_bps = rate.GetBitRate();
+    // Picoseconds per byte when whole (100, 200, 400, 800 Gb/s and most
+    // others), so the line time of a frame is one multiplication.
+    constexpr uint64_t kBitPs = 8000000000000ULL; // 8 bits x 1e12 ps/s
+    m_psPerByte = kBitPs % m_bps == 0 ? kBitPs / m_bps : 0;
+}
+
+uint64_t
+FabricNetDevice::GetBitRate() const
+{
+    return m_bps;
+}
+
+void
+FabricNetDevice::SetPortIndex(uint32_t index)
+{
+    m_portIndex = index;
+}
+
+uint32_t
+FabricNetDevice::GetPortIndex() const
+{
+    return m_portIndex;
+}
+
+FabricNetDevice::Counters
+FabricNetDevice::GetCounters() const
+{
+    Counters c = m_counters;
+    c.txFrames = m_frameCounters.txFrames;
+    c.txBytes = m_frameCounters.txBytes;
+    c.rxFrames = m_frameCounters.rxFrames;
+    c.rxBytes = m_frameCounters.rxBytes;
+    c.maxQueueBytes = m_frameCounters.maxQueueBytes;
+    const Time now = FabricSimulatorImpl::FastNow();
+    for (uint32_t i = 0; i < kNumClasses; ++i)
+    {
+        if (now < m_pausedUntil[i])
+        {
+            c.pausedTime[i] += now - m_pauseStart[i];
+        }
+    }
+    return c;
 }
 
 } // namespace ns3
