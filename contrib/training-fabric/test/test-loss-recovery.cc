@@ -134,6 +134,25 @@ MakeRelayPair(LossyRelay& r, Time delay)
     b->Setup(r.toB.b, 1);
     return {a, b};
 }
+
+/**
+ * On a new QP from \p a to \p b (class 3), post a message of 40 x 4096 B
+ * at \p t0 ps and run up to 5 ms. \return the QP; \p done is when \p b
+ * completed the whole message (zero if it did not).
+ */
+Ptr<RdmaQueuePair>
+SendAndRun(Ptr<RdmaNic> a, Ptr<RdmaNic> b, double t0, Time& done)
+{
+    Ptr<RdmaQueuePair> qp = RdmaNic::Connect(a, b, 3);
+    qp->SetRecvCompleteCallback([&done](Ptr<RdmaQueuePair>, uint64_t, uint64_t bytes) {
+        EXPECT_EQ(bytes, 40u * 4096);
+        done = Simulator::Now();
+    });
+    Simulator::Schedule(PicoSeconds(t0), [a, qp]() { a->PostSend(qp, 40 * 4096); });
+    Simulator::Stop(MilliSeconds(5));
+    Simulator::Run();
+    return qp;
+}
 } // namespace
 
 TEST(DataPlane, OneLostPacketIsRecoveredByOneNakAndGoBackN)
@@ -169,15 +188,8 @@ TEST(DataPlane, OneLostPacketIsRecoveredByOneNakAndGoBackN)
     const uint32_t m = static_cast<uint32_t>(std::floor((tNak - t0) / s)) + 1;
     ASSERT_EQ(m, k + 11);
     const uint32_t retransmits = m - k;
-    Ptr<RdmaQueuePair> qp = RdmaNic::Connect(a, b, 3);
     Time done;
-    qp->SetRecvCompleteCallback([&done](Ptr<RdmaQueuePair>, uint64_t, uint64_t bytes) {
-        EXPECT_EQ(bytes, 40u * 4096);
-        done = Simulator::Now();
-    });
-    Simulator::Schedule(PicoSeconds(t0), [a, qp]() { a->PostSend(qp, 40 * 4096); });
-    Simulator::Stop(MilliSeconds(5));
-    Simulator::Run();
+    const Ptr<RdmaQueuePair> qp = SendAndRun(a, b, t0, done);
     EXPECT_EQ(r.dropped, 1u);
     EXPECT_EQ(qp->GetRetransmits(), retransmits);
     EXPECT_EQ(qp->GetTimeouts(), 0u);
@@ -226,15 +238,8 @@ TEST(DataPlane, OutOfOrderNicResendsOnlyTheLostPacket)
     const double tNak = t0 + (k + 5) * s + 2 * ack + 4 * d;
     const uint32_t m = static_cast<uint32_t>(std::floor((tNak - t0) / s)) + 1;
     ASSERT_EQ(m, k + 13);
-    Ptr<RdmaQueuePair> qp = RdmaNic::Connect(a, b, 3);
     Time done;
-    qp->SetRecvCompleteCallback([&done](Ptr<RdmaQueuePair>, uint64_t, uint64_t bytes) {
-        EXPECT_EQ(bytes, 40u * 4096);
-        done = Simulator::Now();
-    });
-    Simulator::Schedule(PicoSeconds(t0), [a, qp]() { a->PostSend(qp, 40 * 4096); });
-    Simulator::Stop(MilliSeconds(5));
-    Simulator::Run();
+    const Ptr<RdmaQueuePair> qp = SendAndRun(a, b, t0, done);
     EXPECT_EQ(r.dropped, 1u);
     EXPECT_EQ(qp->GetRetransmits(), 1u);
     EXPECT_EQ(qp->GetTimeouts(), 0u);
@@ -274,13 +279,8 @@ TEST(DataPlane, LostLastPacketIsRecoveredByTheTimerAfterExactlyOneTimeout)
     const double ack = Ps(62 + 24, 100);
     const double d = 600e3;
     const double t0 = 1e6;
-    Ptr<RdmaQueuePair> qp = RdmaNic::Connect(a, b, 3);
     Time done;
-    qp->SetRecvCompleteCallback(
-        [&done](Ptr<RdmaQueuePair>, uint64_t, uint64_t) { done = Simulator::Now(); });
-    Simulator::Schedule(PicoSeconds(t0), [a, qp]() { a->PostSend(qp, 40 * 4096); });
-    Simulator::Stop(MilliSeconds(5));
-    Simulator::Run();
+    const Ptr<RdmaQueuePair> qp = SendAndRun(a, b, t0, done);
     EXPECT_EQ(r.dropped, 1u);
     EXPECT_EQ(qp->GetRetransmits(), 1u);
     EXPECT_EQ(qp->GetTimeouts(), 1u);
