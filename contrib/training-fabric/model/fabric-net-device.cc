@@ -545,7 +545,8 @@ FabricNetDevice::PrefetchTransmit(void* dev)
     {
         return;
     }
-    // The class strict priority serves (the highest non-empty one).
+    // The highest non-empty class: the one strict priority serves unless it
+    // is paused (a hint: DRR and pauses may choose another).
     const ClassQueue& q = d->m_class[31 - __builtin_clz(d->m_nonEmpty)];
     if (kStage == 1)
     {

@@ -157,13 +157,15 @@ class FabricSimulatorImpl : public SimulatorImpl
      * pointer after another, are most of its time. The run loop calls
      * the hints of an event while the events before it run, so that its
      * misses overlap them: stage[k] (if not null) with obj, right before
-     * the event (kStages - k) x PrefetchDistance + 1 places earlier runs.
-     * Stage 0 prefetches obj's own lines; each later stage reads what the
-     * stages before it fetched and prefetches what the event reaches
-     * through it, one pointer deeper. A hint changes nothing and reads only
-     * live state (it may run for an event that is later cancelled or moves).
-     * Only events held in the quad heap (slots beyond MaxSlots) that sit in
-     * its wheel's current bucket are looked ahead at.
+     * the event (kStages - k) x PrefetchDistance + 1 places earlier in the
+     * quad heap's order runs (events of the slot tree in between do not
+     * count). The first non-null stage prefetches obj's own lines; each
+     * later one reads what the stages before it fetched (or what stays hot
+     * anyway) and prefetches what the event reaches through it, one
+     * pointer deeper. A hint changes nothing and reads only live state (it
+     * may run for an event that others then overtake). Only events held in
+     * the quad heap (slots beyond MaxSlots) that sit in its wheel's current
+     * bucket are looked ahead at.
      */
     struct SlotPrefetch
     {
@@ -289,7 +291,7 @@ class FabricSimulatorImpl : public SimulatorImpl
     uint64_t m_serial;                   //!< this instance's number
     uint32_t m_maxSlots{2048};           //!< MaxSlots attribute
     bool m_hugePages{true};              //!< HugePages attribute
-    uint32_t m_prefetchDistance{0};      //!< PrefetchDistance attribute
+    uint32_t m_prefetchDistance{1};      //!< PrefetchDistance attribute
     /// The run loops advise the heap's growth when the event count has these bits clear.
     static constexpr uint64_t kHeapCheckMask = (uint64_t{1} << 16) - 1;
 

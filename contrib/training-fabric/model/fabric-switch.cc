@@ -415,6 +415,10 @@ FabricSwitch::PrefetchReceive(const FabricNetDevice* dev, const FabricFrame& f, 
         __builtin_prefetch(&m_mmu);
         return;
     }
+    if (!f.IsRoce())
+    {
+        return; // ReceiveFrame drops it: nothing to route
+    }
     const RoceFrameInfo& info = f.GetInfo();
     const uint32_t dstHost = fabric::HostIdFromIp(info.dstIp);
     if (level == 1)
