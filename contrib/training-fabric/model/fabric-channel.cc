@@ -213,7 +213,7 @@ FabricChannel::PrefetchDeliver(void* channel)
     if (kStage == 1)
     {
         __builtin_prefetch(f);
-        dev->PrefetchReceive();
+        dev->PrefetchFrameLines();
         return;
     }
     dev->PrefetchHandler(*f, kStage - 2);

@@ -534,11 +534,7 @@ FabricNetDevice::PrefetchTransmit(void* dev)
     const auto* d = static_cast<const FabricNetDevice*>(dev);
     if (kStage == 0)
     {
-        const char* p = static_cast<const char*>(dev);
-        for (int line = 0; line < 5; ++line)
-        {
-            __builtin_prefetch(p + 64 * line);
-        }
+        d->PrefetchFrameLines();
         return;
     }
     if (d->m_nonEmpty == 0)

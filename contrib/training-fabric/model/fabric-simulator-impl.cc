@@ -405,7 +405,8 @@ FabricSimulatorImpl::PrefetchAhead() const
     // hint: the heap's events, the slot tree's and later buckets' are not
     // looked at). Each slot event's stages run while the events before it
     // do: the first fetches its own lines, each later one reads what the
-    // one before fetched and fetches what the event reaches through it.
+    // ones before fetched (or what stays hot) and fetches what the event
+    // reaches through it (SlotPrefetch).
     // Without slots in the heap (a small fabric: all in the tree) there is
     // nothing to look for.
     const uint32_t d = m_prefetchDistance;
