@@ -11,6 +11,7 @@
  *   build/bin/bench-fabric-scale                       the sweep (./tf bench)
  *   build/bin/bench-fabric-scale --case=off|on [--k=N] [--bytes=SIZE] [--bin=TIME]
  *                                [--scheduler=quad-heap|map|heap|calendar|priority-queue]
+ *                                [--windows=true|false]
  *   build/bin/bench-fabric-scale --case=setup [--leaves=N] [--spines=N] [--hosts-per-leaf=N]
  *
  * The sweep runs k = 4, 8, 12, 16 (16 to 1,024 hosts) unmonitored, with
@@ -57,6 +58,7 @@ PeakRssMb()
 }
 
 std::string g_scheduler = "quad-heap"; //!< --scheduler
+bool g_windows = true;                 //!< --windows
 
 /// What a case sends back to the sweep: its event rate and simulation wall time.
 struct CaseResult
@@ -75,7 +77,8 @@ RunCase(uint32_t k,
         int resultFd,
         bool print = true)
 {
-    const std::string text = R"({"name": "bench", "scheduler": ")" + g_scheduler + R"(",
+    const std::string text = R"({"name": "bench", "scheduler": ")" + g_scheduler +
+                             R"(", "windows": )" + (g_windows ? "true" : "false") + R"(,
         "topology": {"type": "fat-tree", "k": )" +
                              std::to_string(k) + R"(,
                      "host_link": {"rate": "100Gbps", "delay": "1us"},
@@ -209,6 +212,7 @@ main(int argc, char** argv)
     cmd.AddValue("bin", "monitor bin width", bin);
     cmd.AddValue("case", "off, on or setup (default: the sweep)", which);
     cmd.AddValue("scheduler", "the scenario's scheduler (quad-heap, map, ...)", g_scheduler);
+    cmd.AddValue("windows", "the scenario's lookahead windows (true, false)", g_windows);
     cmd.AddValue("leaves", "leaves of the --case=setup leaf-spine", leaves);
     cmd.AddValue("spines", "spines of the --case=setup leaf-spine", spines);
     cmd.AddValue("hosts-per-leaf", "hosts per leaf of the --case=setup leaf-spine", hostsPerLeaf);

@@ -574,7 +574,11 @@ ScenarioRunner::Build()
             // Under MPI, each rank starts the flows of its own hosts only.
             if (srcLocal)
             {
-                Simulator::Schedule(f.start, [src, qp, bytes]() { src->PostSend(qp, bytes); });
+                // In the host's context, as ns-3 starts an application:
+                // the host's events then stay in it (lookahead windows).
+                Simulator::ScheduleWithContext(m_topo->GetHostNode(f.src)->GetId(),
+                                               f.start,
+                                               [src, qp, bytes]() { src->PostSend(qp, bytes); });
             }
         }
     }

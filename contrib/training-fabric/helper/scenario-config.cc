@@ -75,25 +75,10 @@ ParseScenarioText(const std::string& jsonText,
     cfg.sourcePath = sourceName;
     ScenarioSection root(file, "", doc);
     // Every top-level key; a new section must be added here too (Find() checks).
-    root.Expect({"name",
-                 "seed",
-                 "stop",
-                 "stall_timeout",
-                 "fixed_length",
-                 "pcap",
-                 "scheduler",
-                 "simulator",
-                 "ranks",
-                 "partition",
-                 "topology",
-                 "switch",
-                 "nic",
-                 "routing",
-                 "workload",
-                 "background",
-                 "trace",
-                 "monitor",
-                 "events"});
+    root.Expect({"name",      "seed",       "stop",      "stall_timeout", "fixed_length",
+                 "pcap",      "scheduler",  "simulator", "windows",       "ranks",
+                 "partition", "topology",   "switch",    "nic",           "routing",
+                 "workload",  "background", "trace",     "monitor",       "events"});
     cfg.name = root.Str("name", "scenario", {});
     // The name becomes a directory name (results/<name>/).
     if (cfg.name.empty() || cfg.name.find_first_of("/\\") != std::string::npos || cfg.name == "." ||
@@ -164,6 +149,7 @@ ParseScenarioText(const std::string& jsonText,
         }
         cfg.simulator = root.Str("simulator", kSimulators.front().first, names);
     }
+    cfg.windows = root.Bool("windows", true);
     // MPI ranks the fabric is split over (the model doc's distributed engine).
     cfg.ranks = static_cast<uint32_t>(root.UInt("ranks", 1, 1, 65535));
     cfg.partition = root.Str("partition", "auto", {"auto", "pods", "leaves", "slabs"});
@@ -565,6 +551,7 @@ ScenarioToJson(const ScenarioConfig& c)
     j["pcap"] = c.pcap;
     j["scheduler"] = c.scheduler;
     j["simulator"] = c.simulator;
+    j["windows"] = c.windows;
     nlohmann::ordered_json topo;
     topo["type"] = c.topology.type;
     c.topology->Write(topo);

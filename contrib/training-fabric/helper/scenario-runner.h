@@ -157,6 +157,8 @@ class ScenarioRunner
     void CollectiveDone(uint32_t id);
     void WorkloadDone();
     void MaybeStop();
+    /// Under FabricSimulatorImpl, with `windows`: switches' events in lookahead windows.
+    void EnableWindows();
     void Collect();
     /// \return whether every flow, collective and rank has finished
     bool AllDone() const;

@@ -14,8 +14,11 @@
 #include "ns3/assert.h"
 #include "ns3/boolean.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 #include "ns3/pointer.h"
 #include "ns3/uinteger.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -85,7 +88,18 @@ FabricSimulatorImpl::GetTypeId()
                           "model doc. Does not change what is simulated.",
                           UintegerValue(1),
                           MakeUintegerAccessor(&FabricSimulatorImpl::m_prefetchDistance),
-                          MakeUintegerChecker<uint32_t>(0, 16));
+                          MakeUintegerChecker<uint32_t>(0, 16))
+            .AddAttribute("Lookahead",
+                          "Width of the lookahead windows in which the contexts named by "
+                          "SetBatchedContext run batched, a context at a time (issue #15): "
+                          "at most the smallest delay by which such a context reaches any "
+                          "other (the scenario runner sets its fabric's smallest link "
+                          "delay). 0: off, every event in one global order. Default 0 "
+                          "(off): windows are exact only under that condition, which the "
+                          "caller must know; same results either way (model doc).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&FabricSimulatorImpl::m_lookahead),
+                          MakeTimeChecker(Time(0)));
     return tid;
 }
 
@@ -127,6 +141,25 @@ FabricSimulatorImpl::DoDispose()
     }
     ProcessEventsWithContext();
     m_slotEvents.clear(); // slot events hold no reference
+    for (WindowQueue& q : m_queues)
+    {
+        for (const WindowEvent& e : q.heap)
+        {
+            if (!e.fn)
+            {
+                static_cast<EventImpl*>(e.obj)->Unref();
+            }
+        }
+        q.heap.clear();
+    }
+    for (const WindowEvent& e : m_global)
+    {
+        if (!e.fn)
+        {
+            static_cast<EventImpl*>(e.obj)->Unref();
+        }
+    }
+    m_global.clear();
     if (m_events)
     {
         while (!m_events->IsEmpty())
@@ -192,6 +225,9 @@ void
 FabricSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
 {
     NS_LOG_FUNCTION(this << schedulerFactory);
+    NS_ABORT_MSG_IF(m_phase != Phase::NONE,
+                    "FabricSimulatorImpl: SetScheduler from an event of a windowed run");
+    DrainWindowQueues(); // windows need the quad heap; they restart at the next Run
     Ptr<Scheduler> scheduler = schedulerFactory.Create<Scheduler>();
     QuadHeapScheduler* quad = dynamic_cast<QuadHeapScheduler*>(PeekPointer(scheduler));
     // Pending events move as DefaultSimulatorImpl moves them, with their
@@ -246,7 +282,61 @@ FabricSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
 bool
 FabricSimulatorImpl::IsFinished() const
 {
-    return (m_events->IsEmpty() && m_slots.IsEmpty()) || m_stop;
+    if (m_stop)
+    {
+        return true;
+    }
+    if (!m_global.empty())
+    {
+        return false;
+    }
+    for (uint32_t q : m_activeQueues)
+    {
+        if (!m_queues[q].heap.empty())
+        {
+            return false;
+        }
+    }
+    return m_events->IsEmpty() && m_slots.IsEmpty();
+}
+
+void
+FabricSimulatorImpl::DrainWindowQueues()
+{
+    // Into the quad heap, each with its key: what SetScheduler then moves.
+    const auto drain = [this](std::vector<WindowEvent>& heap) {
+        for (const WindowEvent& e : heap)
+        {
+            EventImpl* impl = e.fn ? new SlotEventImpl(e.fn, e.obj) // the scheduler's reference
+                                   : static_cast<EventImpl*>(e.obj);
+            const uint64_t ts = static_cast<uint64_t>(e.key >> 64);
+            const uint64_t tie = static_cast<uint64_t>(e.key);
+            if (QuadHeapScheduler::IsLocalTie(tie))
+            {
+                m_quad->Push(ts, e.uid, e.context, impl);
+            }
+            else
+            {
+                m_quad->PushArrival(ts,
+                                    e.uid,
+                                    static_cast<uint32_t>(tie >> 32),
+                                    static_cast<uint32_t>(tie),
+                                    impl);
+            }
+        }
+        heap.clear();
+    };
+    if (m_quad)
+    {
+        for (WindowQueue& q : m_queues)
+        {
+            drain(q.heap);
+            q.active = false;
+        }
+        drain(m_global);
+    }
+    m_activeQueues.clear();
+    m_windowed = false;
 }
 
 void
@@ -325,11 +415,25 @@ FabricSimulatorImpl::Run()
         HeapHugePages::Update();
     }
     m_stop = false;
+    const bool windowed = m_lookahead.IsStrictlyPositive() && !m_queues.empty() && m_quad;
+    if (m_windowed && !windowed)
+    {
+        DrainWindowQueues(); // Lookahead set to 0 since the last run
+    }
+    m_windowed = windowed;
     // An event may change the scheduler (SetScheduler): each loop returns
     // when the kind changes, and the other one goes on.
     while (!m_stop)
     {
-        if (m_quad)
+        if (m_quad && m_windowed)
+        {
+            RunWindowed();
+            if (m_quad)
+            {
+                break; // stopped, or no events
+            }
+        }
+        else if (m_quad)
         {
             RunMerged();
             if (m_quad)
@@ -347,10 +451,10 @@ FabricSimulatorImpl::Run()
         }
     }
     // As DefaultSimulatorImpl: a run that ended for lack of events lost none.
-    NS_ASSERT(!m_events->IsEmpty() || !m_slots.IsEmpty() || m_unscheduledEvents == 0);
+    NS_ASSERT(!IsFinished() || m_stop || m_unscheduledEvents == 0);
 }
 
-inline void
+void
 FabricSimulatorImpl::AdviseHeapGrowth() const
 {
     // Every 65,536 events: the heap grows as frames and packets come into
@@ -364,22 +468,39 @@ FabricSimulatorImpl::AdviseHeapGrowth() const
 void
 FabricSimulatorImpl::RunMerged()
 {
+    RunMergedLoop<false>();
+}
+
+template <bool kWindowed>
+void
+FabricSimulatorImpl::RunMergedLoop()
+{
     // The earlier of the quad heap's first event and the slots' first: the
-    // order one QuadHeapScheduler holding both would give.
+    // order one QuadHeapScheduler holding both would give. Windowed: those
+    // of the global order's contexts, before the window's end.
     while (!m_stop && m_quad)
     {
         AdviseHeapGrowth();
         const bool slotReady = !m_slots.Empty();
-        if (m_quad->Empty())
+        const bool slotFirst =
+            slotReady &&
+            (m_quad->Empty() ||
+             KeyEarlier(m_slots.TopTs(), m_slots.TopTie(), m_quad->TopTs(), m_quad->TopTie()));
+        if (!slotFirst && m_quad->Empty())
         {
-            if (!slotReady)
+            break;
+        }
+        if constexpr (kWindowed)
+        {
+            const Key key = slotFirst ? MakeKey(m_slots.TopTs(), m_slots.TopTie())
+                                      : MakeKey(m_quad->TopTs(), m_quad->TopTie());
+            if (key >= m_windowEnd)
             {
                 break;
             }
-            RunSlot();
+            m_orderedKey = key;
         }
-        else if (slotReady &&
-                 KeyEarlier(m_slots.TopTs(), m_slots.TopTie(), m_quad->TopTs(), m_quad->TopTie()))
+        if (slotFirst)
         {
             RunSlot();
         }
@@ -397,6 +518,8 @@ FabricSimulatorImpl::RunMerged()
         }
     }
 }
+
+template void FabricSimulatorImpl::RunMergedLoop<true>();
 
 inline void
 FabricSimulatorImpl::PrefetchAhead() const
@@ -482,6 +605,19 @@ FabricSimulatorImpl::SetSlot(uint32_t slot,
     const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
     const uint32_t uid = m_uid++; // as ScheduleWithContext would
     m_unscheduledEvents++;
+    const uint64_t tie = arrival ? arrivalTie : QuadHeapScheduler::LocalTie(uid);
+    if (m_windowed)
+    {
+        if (std::vector<WindowEvent>* q = WindowQueueOf(context))
+        {
+            WindowPush(q, WindowEvent{MakeKey(ts, tie), fn, obj, prefetch, uid, context});
+            return true;
+        }
+        if (m_phase == Phase::BATCHED && MakeKey(ts, tie) < m_windowEnd)
+        {
+            WindowViolation("schedules a frame event", context, MakeKey(ts, tie));
+        }
+    }
     if (slot & kHeapSlotFlag)
     {
         const uint32_t index = slot & ~kHeapSlotFlag;
@@ -504,7 +640,7 @@ FabricSimulatorImpl::SetSlot(uint32_t slot,
     // An arrival runs as uid RESERVED, as QuadHeapScheduler::Pop gives it.
     m_slotEvents[slot] =
         SlotEvent{fn, obj, arrival ? uint32_t{EventId::UID::RESERVED} : uid, context, uid};
-    m_slots.Set(slot, ts, arrival ? arrivalTie : QuadHeapScheduler::LocalTie(uid));
+    m_slots.Set(slot, ts, tie);
     return true;
 }
 
@@ -550,7 +686,21 @@ FabricSimulatorImpl::ScheduleArrivalFast(uint32_t node,
     }
     const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
     m_unscheduledEvents++;
-    m_quad->PushArrival(ts, m_uid++, node, ifIndex, event);
+    const uint32_t uid = m_uid++;
+    if (m_windowed)
+    {
+        const Key key = MakeKey(ts, QuadHeapScheduler::ArrivalTie(node, ifIndex));
+        if (std::vector<WindowEvent>* q = WindowQueueOf(node))
+        {
+            WindowPush(q, WindowEvent{key, nullptr, event, nullptr, uid, node});
+            return true;
+        }
+        if (m_phase == Phase::BATCHED && key < m_windowEnd)
+        {
+            WindowViolation("schedules a frame's arrival", node, key);
+        }
+    }
+    m_quad->PushArrival(ts, uid, node, ifIndex, event);
     return true;
 }
 
@@ -558,6 +708,10 @@ void
 FabricSimulatorImpl::Stop()
 {
     NS_LOG_FUNCTION(this);
+    if (m_phase == Phase::BATCHED)
+    {
+        WindowViolation("stops the run", m_batchContext, MakeKey(m_currentTs, 0));
+    }
     m_stop = true;
 }
 
@@ -586,6 +740,19 @@ FabricSimulatorImpl::ScheduleFast(uint32_t context, const Time& delay, EventImpl
     const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
     const uint32_t uid = m_uid++;
     m_unscheduledEvents++;
+    if (m_windowed)
+    {
+        const Key key = MakeKey(ts, QuadHeapScheduler::LocalTie(uid));
+        if (std::vector<WindowEvent>* q = WindowQueueOf(context))
+        {
+            WindowPush(q, WindowEvent{key, nullptr, event, nullptr, uid, context});
+            return;
+        }
+        if (m_phase == Phase::BATCHED && key < m_windowEnd)
+        {
+            WindowViolation("schedules an event", context, key);
+        }
+    }
     if (m_quad)
     {
         m_quad->Push(ts, uid, context, event);
@@ -670,6 +837,24 @@ FabricSimulatorImpl::Remove(const EventId& id)
         return;
     }
     EventImpl* impl = id.PeekEventImpl();
+    if (m_windowed)
+    {
+        if (std::vector<WindowEvent>* q = WindowQueueOf(id.GetContext()))
+        {
+            auto it = std::find_if(q->begin(), q->end(), [&](const WindowEvent& e) {
+                return !e.fn && e.obj == impl && e.uid == id.GetUid();
+            });
+            NS_ASSERT_MSG(it != q->end(), "FabricSimulatorImpl::Remove: event not found");
+            q->erase(it);
+            std::make_heap(q->begin(), q->end(), [](const WindowEvent& a, const WindowEvent& b) {
+                return a.key > b.key;
+            });
+            impl->Cancel();
+            impl->Unref();
+            m_unscheduledEvents--;
+            return;
+        }
+    }
     m_events->Remove(QuadHeapScheduler::MakeEvent(id.GetTs(), id.GetUid(), id.GetContext(), impl));
     impl->Cancel();
     impl->Unref(); // the scheduler's reference

@@ -212,6 +212,25 @@ class FabricSimulatorImpl : public SimulatorImpl
      */
     bool ScheduleArrivalFast(uint32_t node, uint32_t ifIndex, const Time& delay, EventImpl* event);
 
+    /**
+     * Lookahead windows (issue #15): let the events of \p context run
+     * batched, a context at a time, within windows of the Lookahead
+     * attribute, instead of in one global order with every other context's.
+     * For a context whose events touch its own state only, and reach any
+     * other context only through events scheduled at least Lookahead later
+     * (a switch: frames over cables of at least that delay), the results
+     * are those of the global order (see RunWindowed). An event of such a
+     * context that schedules into another context less than Lookahead
+     * ahead, or stops the run, ends the run with an error. Call before Run.
+     */
+    void SetBatchedContext(uint32_t context);
+
+    /// \return true if windows are on: Lookahead > 0 and some context batched
+    bool IsWindowed() const
+    {
+        return m_windowed;
+    }
+
   protected:
     void NotifyConstructionCompleted() override;
 
@@ -235,6 +254,9 @@ class FabricSimulatorImpl : public SimulatorImpl
      * of another kind.
      */
     void RunMerged();
+    /// RunMerged's loop; \p kWindowed: only events before m_windowEnd.
+    template <bool kWindowed>
+    void RunMergedLoop();
     /// The loop under any other Scheduler, until a stop, no events, or a QuadHeapScheduler.
     void RunPlain();
     /// In the loops: HeapHugePages::Update when HugePages and the event count is a multiple of
@@ -242,6 +264,62 @@ class FabricSimulatorImpl : public SimulatorImpl
     void AdviseHeapGrowth() const;
     /// Call the prefetch hints of the next events (issue #15).
     void PrefetchAhead() const;
+
+    // Lookahead windows (fabric-simulator-windows.cc).
+    using Key = unsigned __int128; //!< (ts << 64) | tie: the quad heap's order
+
+    /// \return the key of (\p ts, \p tie)
+    static Key MakeKey(uint64_t ts, uint64_t tie)
+    {
+        return (Key{ts} << 64) | tie;
+    }
+
+    /// An event of a batched context, or a global one, while windowed.
+    struct WindowEvent
+    {
+        Key key;                      //!< its order
+        SlotFn fn;                    //!< what it calls, or nullptr: obj is an EventImpl
+        void* obj;                    //!< fn's argument, or the EventImpl (a reference held)
+        const SlotPrefetch* prefetch; //!< its hints, or nullptr
+        uint32_t uid;                 //!< its uid (an arrival runs as RESERVED)
+        uint32_t context;             //!< its context
+    };
+
+    /// A batched context's pending events: a binary min-heap by key.
+    struct WindowQueue
+    {
+        std::vector<WindowEvent> heap; //!< the events
+        uint32_t context{0};           //!< whose
+        bool active{false};            //!< listed in m_activeQueues
+    };
+
+    /// Where the events of \p context go while windowed: a batched
+    /// context's queue, the global queue (Simulator::NO_CONTEXT), or
+    /// nullptr (the quad heap and the slots, in the global order).
+    std::vector<WindowEvent>* WindowQueueOf(uint32_t context)
+    {
+        if (context < m_batchIndex.size() && m_batchIndex[context] != kNotBatched)
+        {
+            return &m_queues[m_batchIndex[context]].heap;
+        }
+        return context == Simulator::NO_CONTEXT ? &m_global : nullptr;
+    }
+
+    /// Put \p e into \p queue (a WindowQueueOf), checking the window's rule.
+    void WindowPush(std::vector<WindowEvent>* queue, const WindowEvent& e);
+    /// Run \p e (taken out of its queue).
+    void WindowInvoke(const WindowEvent& e);
+    /// Move every pending event to where WindowQueueOf puts it.
+    void SortIntoWindowQueues();
+    /// Move the window queues' events back into the quad heap (before a scheduler change).
+    void DrainWindowQueues();
+    /// The loop while windowed: rounds of the global order's events, then
+    /// each batched context's, then a global event (see the .cc).
+    void RunWindowed();
+    /// Prefetch hints of the queues \p i + 1 .. of the round's list \p n queues long.
+    void PrefetchQueues(std::size_t i, std::size_t n) const;
+    /// The windowed loop's error for an event breaking the window's rule.
+    [[noreturn]] void WindowViolation(const char* what, uint32_t context, Key key) const;
     /// Run the event \p impl at (\p ts, \p uid, \p context): the loop's body.
     void Invoke(uint64_t ts, EventImpl* impl, uint32_t uid, uint32_t context);
     /// Move events scheduled from other threads into the scheduler.
@@ -292,6 +370,30 @@ class FabricSimulatorImpl : public SimulatorImpl
     uint32_t m_maxSlots{2048};           //!< MaxSlots attribute
     bool m_hugePages{true};              //!< HugePages attribute
     uint32_t m_prefetchDistance{1};      //!< PrefetchDistance attribute
+    Time m_lookahead;                    //!< Lookahead attribute
+
+    // Lookahead windows.
+    static constexpr uint32_t kNotBatched = UINT32_MAX;
+    /// The phase of a windowed round.
+    enum class Phase : uint8_t
+    {
+        NONE,    //!< not in a round (or not windowed)
+        ORDERED, //!< the global order's events before the window's end
+        BATCHED, //!< a batched context's events
+        GLOBAL,  //!< the global event that ends the window
+    };
+    bool m_windowed{false};               //!< IsWindowed()
+    Phase m_phase{Phase::NONE};           //!< the round's phase
+    std::vector<uint32_t> m_batchIndex;   //!< by context: its m_queues index, or kNotBatched
+    std::vector<WindowQueue> m_queues;    //!< batched contexts' events
+    std::vector<uint32_t> m_activeQueues; //!< m_queues with events (and some emptied)
+    std::vector<WindowEvent> m_global;    //!< global events (no context), a min-heap
+    Key m_windowEnd{0};                   //!< the round's events are before this key
+    uint32_t m_batchContext{0};           //!< the context running in Phase::BATCHED
+    Key m_orderedKey{0};                  //!< key of the global order's event running now
+    Key m_lastKey{0};                     //!< the latest key run while windowed
+    uint32_t m_lastUid{0};                //!< its event's uid as run
+    uint32_t m_lastContext{0};            //!< and context
     /// The run loops advise the heap's growth when the event count has these bits clear.
     static constexpr uint64_t kHeapCheckMask = (uint64_t{1} << 16) - 1;
 

@@ -124,6 +124,12 @@ class QuadHeapScheduler : public Scheduler
         return m_top->tie;
     }
 
+    /// \return the earliest event's own uid (an arrival's too); requires !Empty()
+    uint32_t TopUid() const
+    {
+        return m_top->uid;
+    }
+
     /**
      * \return the event \p d places after the first pending one of the
      * wheel's current bucket, or nullptr if the bucket holds fewer: a hint
@@ -151,6 +157,12 @@ class QuadHeapScheduler : public Scheduler
     static uint64_t LocalTie(uint32_t uid)
     {
         return kLocal | uid;
+    }
+
+    /// \return true if \p tie is a LocalTie, false if an ArrivalTie
+    static bool IsLocalTie(uint64_t tie)
+    {
+        return (tie & kLocal) != 0;
     }
 
     /**
