@@ -362,6 +362,8 @@ ScenarioRunner::Run()
     const auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
     const auto t1 = std::chrono::steady_clock::now();
+    m_totals.windowed =
+        FabricSimulatorImpl::Current() && FabricSimulatorImpl::Current()->IsWindowed();
     if (m_traceRunner)
     {
         m_traceRunner->ThrowIfFailed(); // a trace that cannot go on stopped the run

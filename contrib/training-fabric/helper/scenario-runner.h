@@ -145,6 +145,7 @@ class ScenarioRunner
         uint64_t maxQueueBytes{0};  //!< largest egress queue of any switch port
         uint64_t maxBufferBytes{0}; //!< largest occupancy of any switch buffer
         uint64_t packetHops{0};     //!< data and control frames transmitted by all devices
+        bool windowed{false}; //!< the run used lookahead windows (`windows`; not in summary.json)
     };
 
     const Totals& GetTotals() const;

@@ -4,6 +4,7 @@
 #include "dcqcn.h"
 
 #include "fabric-simulator-impl.h"
+#include "rdma-nic.h"
 #include "rdma-queue-pair.h"
 
 #include "ns3/boolean.h"
@@ -249,18 +250,29 @@ RdmaCcDcqcn::OnCnp(RdmaQueuePair& qp)
     ScheduleIncreaseTimer();
 }
 
+uint32_t
+RdmaCcDcqcn::Context() const
+{
+    // The host's: its timers run there whoever started the QP.
+    return m_qp && m_qp->GetNic() ? m_qp->GetNic()->GetContext() : Simulator::NO_CONTEXT;
+}
+
 void
 RdmaCcDcqcn::ScheduleAlphaTimer()
 {
     m_alphaEvent.Cancel();
-    m_alphaEvent = Simulator::Schedule(m_alphaPeriod, &RdmaCcDcqcn::AlphaTimer, this);
+    m_alphaEvent =
+        FabricSimulatorImpl::ScheduleIn(Context(), m_alphaPeriod, &RdmaCcDcqcn::AlphaTimer, this);
 }
 
 void
 RdmaCcDcqcn::ScheduleIncreaseTimer()
 {
     m_increaseEvent.Cancel();
-    m_increaseEvent = Simulator::Schedule(m_increasePeriod, &RdmaCcDcqcn::TimerIncrease, this);
+    m_increaseEvent = FabricSimulatorImpl::ScheduleIn(Context(),
+                                                      m_increasePeriod,
+                                                      &RdmaCcDcqcn::TimerIncrease,
+                                                      this);
 }
 
 void
@@ -272,7 +284,10 @@ RdmaCcDcqcn::AlphaTimer()
     // a CNP restarts the timer.
     if (m_alpha > 1e-6)
     {
-        m_alphaEvent = Simulator::Schedule(m_alphaPeriod, &RdmaCcDcqcn::AlphaTimer, this);
+        m_alphaEvent = FabricSimulatorImpl::ScheduleIn(Context(),
+                                                       m_alphaPeriod,
+                                                       &RdmaCcDcqcn::AlphaTimer,
+                                                       this);
     }
 }
 
@@ -286,7 +301,10 @@ RdmaCcDcqcn::TimerIncrease()
     // until the next CNP.
     if (m_current < m_qp->GetLineRate())
     {
-        m_increaseEvent = Simulator::Schedule(m_increasePeriod, &RdmaCcDcqcn::TimerIncrease, this);
+        m_increaseEvent = FabricSimulatorImpl::ScheduleIn(Context(),
+                                                          m_increasePeriod,
+                                                          &RdmaCcDcqcn::TimerIncrease,
+                                                          this);
     }
 }
 

@@ -110,6 +110,8 @@ class RdmaCcDcqcn : public RdmaCongestionOps
 
     // State
     RdmaQueuePair* m_qp{nullptr};
+    /// \return the context of the QP's NIC (its timers run there), or NO_CONTEXT
+    uint32_t Context() const;
     TracedValue<double> m_alpha;
     TracedValue<DataRate> m_target;
     DataRate m_current;

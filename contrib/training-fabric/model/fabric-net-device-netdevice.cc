@@ -128,6 +128,7 @@ void
 FabricNetDevice::SetNode(Ptr<Node> node)
 {
     m_node = node;
+    m_txComplete.context = node ? node->GetId() : Simulator::NO_CONTEXT;
 }
 
 bool

@@ -500,8 +500,13 @@ FabricNetDevice::StartTransmission(FabricFrame* f)
              &PrefetchTransmit<0>,
              &PrefetchTransmit<1>,
              &PrefetchTransmit<2>}};
+        // In the port's node's context, whoever started the frame (a
+        // workload's event of no context may start a NIC).
+        const uint32_t context = m_txComplete.context != Simulator::NO_CONTEXT
+                                     ? m_txComplete.context
+                                     : sim->CurrentContext();
         if (sim->ScheduleSlot(m_txComplete.slot,
-                              sim->CurrentContext(),
+                              context,
                               txTime,
                               &FabricNetDevice::TxCompleteSlot,
                               this,
@@ -517,7 +522,10 @@ FabricNetDevice::StartTransmission(FabricFrame* f)
     m_txComplete.ev->Ref();
     if (sim)
     {
-        sim->ScheduleFast(sim->CurrentContext(), txTime, PeekPointer(m_txComplete.ev));
+        sim->ScheduleFast(m_txComplete.context != Simulator::NO_CONTEXT ? m_txComplete.context
+                                                                        : sim->CurrentContext(),
+                          txTime,
+                          PeekPointer(m_txComplete.ev));
     }
     else
     {
@@ -661,8 +669,11 @@ FabricNetDevice::HandlePfc(const Ptr<Packet>& frame)
         }
         m_pausedUntil[c] = now + PfcHeader::QuantaToTime(quanta, m_rate);
         m_pauseHint |= static_cast<uint8_t>(1u << c);
-        m_pauseEvent[c] =
-            Simulator::Schedule(m_pausedUntil[c] - now, &FabricNetDevice::PauseExpired, this, c);
+        m_pauseEvent[c] = FabricSimulatorImpl::ScheduleIn(m_txComplete.context,
+                                                          m_pausedUntil[c] - now,
+                                                          &FabricNetDevice::PauseExpired,
+                                                          this,
+                                                          c);
     }
     if (!m_busy)
     {

@@ -357,6 +357,13 @@ class FabricNetDevice : public NetDevice
                   const Address& dest,
                   uint16_t protocolNumber) override;
     Ptr<Node> GetNode() const override;
+
+    /// \return the node's id, the context of the port's events (NO_CONTEXT without a node)
+    uint32_t GetContext() const
+    {
+        return m_txComplete.context;
+    }
+
     void SetNode(Ptr<Node> node) override;
     bool NeedsArp() const override;
     void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
@@ -427,7 +434,9 @@ class FabricNetDevice : public NetDevice
 
         Ptr<TxCompleteEvent> ev; //!< scheduled once per frame sent
         uint32_t slot{0};        //!< its FabricSimulatorImpl slot, if simSerial matches
-        uint64_t simSerial{0};   //!< FabricSimulatorImpl::GetSerial() of slot's owner (0: none)
+        /// The node's id (SetNode), the context of the port's own events, or NO_CONTEXT.
+        uint32_t context{0xffffffff}; // Simulator::NO_CONTEXT
+        uint64_t simSerial{0}; //!< FabricSimulatorImpl::GetSerial() of slot's owner (0: none)
     };
 
     /// The counters a data frame updates (Counters' first five).

@@ -311,17 +311,14 @@ FabricSimulatorImpl::DrainWindowQueues()
                                    : static_cast<EventImpl*>(e.obj);
             const uint64_t ts = static_cast<uint64_t>(e.key >> 64);
             const uint64_t tie = static_cast<uint64_t>(e.key);
-            if (QuadHeapScheduler::IsLocalTie(tie))
+            if (QuadHeapScheduler::IsArrivalTie(tie))
             {
-                m_quad->Push(ts, e.uid, e.context, impl);
+                // An arrival's context is its node.
+                m_quad->PushArrival(ts, e.uid, e.context, static_cast<uint32_t>(tie), impl);
             }
             else
             {
-                m_quad->PushArrival(ts,
-                                    e.uid,
-                                    static_cast<uint32_t>(tie >> 32),
-                                    static_cast<uint32_t>(tie),
-                                    impl);
+                m_quad->Push(ts, e.uid, e.context, impl);
             }
         }
         heap.clear();
@@ -605,17 +602,14 @@ FabricSimulatorImpl::SetSlot(uint32_t slot,
     const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
     const uint32_t uid = m_uid++; // as ScheduleWithContext would
     m_unscheduledEvents++;
-    const uint64_t tie = arrival ? arrivalTie : QuadHeapScheduler::LocalTie(uid);
+    const uint64_t tie = arrival ? arrivalTie : QuadHeapScheduler::TieOf(uid, context);
     if (m_windowed)
     {
+        WindowRule(context, MakeKey(ts, tie));
         if (std::vector<WindowEvent>* q = WindowQueueOf(context))
         {
             WindowPush(q, WindowEvent{MakeKey(ts, tie), fn, obj, prefetch, uid, context});
             return true;
-        }
-        if (m_phase == Phase::BATCHED && MakeKey(ts, tie) < m_windowEnd)
-        {
-            WindowViolation("schedules a frame event", context, MakeKey(ts, tie));
         }
     }
     if (slot & kHeapSlotFlag)
@@ -690,14 +684,11 @@ FabricSimulatorImpl::ScheduleArrivalFast(uint32_t node,
     if (m_windowed)
     {
         const Key key = MakeKey(ts, QuadHeapScheduler::ArrivalTie(node, ifIndex));
+        WindowRule(node, key);
         if (std::vector<WindowEvent>* q = WindowQueueOf(node))
         {
             WindowPush(q, WindowEvent{key, nullptr, event, nullptr, uid, node});
             return true;
-        }
-        if (m_phase == Phase::BATCHED && key < m_windowEnd)
-        {
-            WindowViolation("schedules a frame's arrival", node, key);
         }
     }
     m_quad->PushArrival(ts, uid, node, ifIndex, event);
@@ -734,6 +725,17 @@ FabricSimulatorImpl::Schedule(const Time& delay, EventImpl* event)
     return EventId(event, ts, m_currentContext, uid);
 }
 
+EventId
+FabricSimulatorImpl::ScheduleInContext(uint32_t context, const Time& delay, EventImpl* event)
+{
+    NS_ASSERT_MSG(m_mainThreadId == std::this_thread::get_id(),
+                  "FabricSimulatorImpl::ScheduleIn Thread-unsafe invocation!");
+    const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
+    const uint32_t uid = m_uid; // the one ScheduleFast gives
+    ScheduleFast(context, delay, event);
+    return EventId(event, ts, context, uid);
+}
+
 void
 FabricSimulatorImpl::ScheduleFast(uint32_t context, const Time& delay, EventImpl* event)
 {
@@ -742,15 +744,12 @@ FabricSimulatorImpl::ScheduleFast(uint32_t context, const Time& delay, EventImpl
     m_unscheduledEvents++;
     if (m_windowed)
     {
-        const Key key = MakeKey(ts, QuadHeapScheduler::LocalTie(uid));
+        const Key key = MakeKey(ts, QuadHeapScheduler::TieOf(uid, context));
+        WindowRule(context, key);
         if (std::vector<WindowEvent>* q = WindowQueueOf(context))
         {
             WindowPush(q, WindowEvent{key, nullptr, event, nullptr, uid, context});
             return;
-        }
-        if (m_phase == Phase::BATCHED && key < m_windowEnd)
-        {
-            WindowViolation("schedules an event", context, key);
         }
     }
     if (m_quad)

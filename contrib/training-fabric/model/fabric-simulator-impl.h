@@ -132,6 +132,28 @@ class FabricSimulatorImpl : public SimulatorImpl
     void ScheduleFast(uint32_t context, const Time& delay, EventImpl* event);
 
     /**
+     * Simulator::Schedule(\p delay, \p args...) in \p context: the EventId,
+     * uid and order Schedule gives, with the event run in \p context. A
+     * node's timers run in the node's context whoever sets them (a workload's
+     * event of no context may start a NIC): lookahead windows batch events
+     * by context, and events of no context run first in their timestamp.
+     * With \p context NO_CONTEXT, or under another implementation, Schedule.
+     */
+    template <typename... Ts>
+    static EventId ScheduleIn(uint32_t context, const Time& delay, Ts&&... args)
+    {
+        EventImpl* event = MakeEvent(std::forward<Ts>(args)...);
+        if (s_current && context != Simulator::NO_CONTEXT)
+        {
+            return s_current->ScheduleInContext(context, delay, event);
+        }
+        return Simulator::Schedule(delay, Ptr<EventImpl>(event, false));
+    }
+
+    /// ScheduleIn's event \p event (the caller has given the scheduler its reference).
+    EventId ScheduleInContext(uint32_t context, const Time& delay, EventImpl* event);
+
+    /**
      * \return a new event slot: a place (a port's end of transmission, a
      * cable direction's arrival) with at most one event pending at a time,
      * scheduled with ScheduleSlot or ScheduleArrivalSlot. The first
@@ -320,6 +342,19 @@ class FabricSimulatorImpl : public SimulatorImpl
     void PrefetchQueues(std::size_t i, std::size_t n) const;
     /// The windowed loop's error for an event breaking the window's rule.
     [[noreturn]] void WindowViolation(const char* what, uint32_t context, Key key) const;
+
+    /// Check that an event of the running context may schedule into
+    /// \p context at \p key (the window's rule; see the .cc).
+    void WindowRule(uint32_t context, Key key) const
+    {
+        if ((m_phase == Phase::ORDERED || m_phase == Phase::BATCHED) && context != m_currentContext)
+        {
+            CheckCrossContext(context, key);
+        }
+    }
+
+    /// WindowRule's check of an event into another context.
+    void CheckCrossContext(uint32_t context, Key key) const;
     /// Run the event \p impl at (\p ts, \p uid, \p context): the loop's body.
     void Invoke(uint64_t ts, EventImpl* impl, uint32_t uid, uint32_t context);
     /// Move events scheduled from other threads into the scheduler.

@@ -82,37 +82,60 @@ FabricSimulatorImpl::SetBatchedContext(uint32_t context)
 void
 FabricSimulatorImpl::WindowViolation(const char* what, uint32_t context, Key key) const
 {
-    NS_FATAL_ERROR("FabricSimulatorImpl: an event of context "
-                   << m_batchContext << " at " << m_currentTs << " ps " << what
+    NS_FATAL_ERROR("FabricSimulatorImpl: with lookahead windows, an event of "
+                   << (m_phase == Phase::BATCHED ? "batched " : "") << "context "
+                   << m_currentContext << " at " << m_currentTs << " time steps " << what
                    << (context == Simulator::NO_CONTEXT ? std::string(" without context")
                                                         : " in context " + std::to_string(context))
-                   << " at " << static_cast<uint64_t>(key >> 64)
-                   << " ps, inside the lookahead window (before "
+                   << " at " << static_cast<uint64_t>(key >> 64) << " (window end "
                    << static_cast<uint64_t>(m_windowEnd >> 64)
-                   << " ps): a batched context must reach others only through events at least "
-                      "Lookahead later; set Lookahead to 0 or below its smallest such delay");
+                   << "): a batched context may reach others only by frame arrivals at least "
+                      "Lookahead later and be reached only by frame arrivals, and may not stop "
+                      "the run (set Lookahead to 0 for one global order)");
+}
+
+void
+FabricSimulatorImpl::CheckCrossContext(uint32_t context, Key key) const
+{
+    // A batched context reaches others only by frame arrivals at or after
+    // the window's end (each lands in a later round), never without a
+    // context (events of no context must get their uids in the global
+    // order, they order among themselves by uid), and never stops the run;
+    // other contexts reach a batched one only by frame arrivals. Why
+    // arrivals: their order among the events of their timestamp is by node
+    // and interface, while other events' is by uid, and uids drawn by two
+    // contexts in one round are drawn in another order than the global
+    // order's (each batched context runs in turn).
+    const bool arrival = QuadHeapScheduler::IsArrivalTie(static_cast<uint64_t>(key));
+    if (m_phase == Phase::BATCHED)
+    {
+        if (context == Simulator::NO_CONTEXT)
+        {
+            WindowViolation("schedules an event", context, key);
+        }
+        if (!arrival)
+        {
+            WindowViolation("schedules an event other than a frame's arrival", context, key);
+        }
+        if (key < m_windowEnd)
+        {
+            WindowViolation("schedules a frame's arrival inside the lookahead window",
+                            context,
+                            key);
+        }
+    }
+    else if (!arrival && context < m_batchIndex.size() && m_batchIndex[context] != kNotBatched)
+    {
+        WindowViolation("schedules an event other than a frame's arrival", context, key);
+    }
 }
 
 void
 FabricSimulatorImpl::WindowPush(std::vector<WindowEvent>* queue, const WindowEvent& e)
 {
-    if (queue == &m_global)
+    if (queue == &m_global && m_phase == Phase::ORDERED && e.key < m_windowEnd)
     {
-        if (e.key < m_windowEnd)
-        {
-            if (m_phase == Phase::BATCHED)
-            {
-                WindowViolation("schedules an event", e.context, e.key);
-            }
-            if (m_phase == Phase::ORDERED)
-            {
-                m_windowEnd = e.key; // the round ends at it
-            }
-        }
-    }
-    else if (m_phase == Phase::BATCHED && e.key < m_windowEnd && e.context != m_batchContext)
-    {
-        WindowViolation("schedules an event", e.context, e.key);
+        m_windowEnd = e.key; // the round ends at it
     }
     queue->push_back(e);
     std::push_heap(queue->begin(), queue->end(), LaterFirst{});
@@ -134,9 +157,9 @@ FabricSimulatorImpl::WindowInvoke(const WindowEvent& e)
     m_eventCount++;
     m_currentTs = static_cast<uint64_t>(e.key >> 64);
     m_currentContext = e.context;
-    m_currentUid = QuadHeapScheduler::IsLocalTie(static_cast<uint64_t>(e.key))
-                       ? e.uid
-                       : uint32_t{EventId::UID::RESERVED}; // as QuadHeapScheduler::Pop
+    m_currentUid = QuadHeapScheduler::IsArrivalTie(static_cast<uint64_t>(e.key))
+                       ? uint32_t{EventId::UID::RESERVED} // as QuadHeapScheduler::Pop
+                       : e.uid;
     if (e.fn)
     {
         e.fn(e.obj);
@@ -196,17 +219,14 @@ FabricSimulatorImpl::SortIntoWindowQueues()
     }
     for (const Kept& k : kept)
     {
-        if (QuadHeapScheduler::IsLocalTie(k.tie))
+        if (QuadHeapScheduler::IsArrivalTie(k.tie))
         {
-            m_quad->Push(k.ts, k.uid, k.context, k.impl);
+            // An arrival's context is its node.
+            m_quad->PushArrival(k.ts, k.uid, k.context, static_cast<uint32_t>(k.tie), k.impl);
         }
         else
         {
-            m_quad->PushArrival(k.ts,
-                                k.uid,
-                                static_cast<uint32_t>(k.tie >> 32),
-                                static_cast<uint32_t>(k.tie),
-                                k.impl);
+            m_quad->Push(k.ts, k.uid, k.context, k.impl);
         }
     }
 

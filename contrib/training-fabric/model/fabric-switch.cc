@@ -468,8 +468,13 @@ FabricSwitch::RefreshPause(uint32_t port, uint8_t cls, bool refresh)
     const uint16_t quanta = m_mmu->GetPauseQuanta();
     m_ports[port]->SendPfc(cls, quanta);
     Time half = PfcHeader::QuantaToTime(quanta, m_ports[port]->GetDataRate()) / 2;
-    m_refresh[port][cls] =
-        Simulator::Schedule(half, &FabricSwitch::RefreshPause, this, port, cls, true);
+    m_refresh[port][cls] = FabricSimulatorImpl::ScheduleIn(m_ports[port]->GetContext(),
+                                                           half,
+                                                           &FabricSwitch::RefreshPause,
+                                                           this,
+                                                           port,
+                                                           cls,
+                                                           true);
 }
 
 void

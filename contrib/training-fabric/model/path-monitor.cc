@@ -125,13 +125,23 @@ PathMonitor::MoveBin(int64_t ts)
     m_cachedBin = static_cast<uint32_t>(ts / width);
     m_binStartTs = static_cast<int64_t>(m_cachedBin) * width;
     m_binEndTs = m_binStartTs + width;
-    m_lastFrameBin = m_cachedBin;
+    // The latest: lookahead windows run switches' frames out of time order.
+    m_lastFrameBin = std::max(m_lastFrameBin, static_cast<int64_t>(m_cachedBin));
     if (m_idle)
     {
-        // Traffic again after a quiet stop: sample from the next bin edge.
+        // Traffic again after a quiet stop: sample from the next bin edge,
+        // as an event of no node (SampleBin reads every port: under
+        // lookahead windows it must see all of them at that time). A quiet
+        // fabric restarts at a host (or a global event), so this runs in
+        // the global order. (ScheduleWithContext gives no EventId: a run
+        // that ends before it drops it with its other pending events.)
         m_idle = false;
         m_quietBins = 0;
-        m_binEvent = Simulator::Schedule(TimeStep(m_binEndTs - ts), &PathMonitor::SampleBin, this);
+        m_binEvent = EventId();
+        Simulator::ScheduleWithContext(Simulator::NO_CONTEXT,
+                                       TimeStep(m_binEndTs - ts),
+                                       &PathMonitor::SampleBin,
+                                       this);
     }
 }
 
@@ -219,6 +229,7 @@ PathMonitor::AddHop(uint64_t key, std::size_t i)
         return FindHop(key);
     }
     m_hopKeys.push_back(key);
+    m_hopFirst.push_back(m_sim->Now().GetTimeStep());
     m_hopSlots[i].key = key;
     return m_hopSlots[i];
 }
@@ -252,9 +263,19 @@ PathMonitor::SyncHops() const
         m_flows[i].hops.clear();
         m_flows[i].hops.reserve(count[i]); // exactly: many flows, few hops each
     }
-    // Keys in order of first use: each flow's hops in the order it used them.
-    for (uint64_t key : m_hopKeys)
+    // Each flow's hops in the order it first used them, by time, and by
+    // port among hops first used at one time: an order that does not
+    // depend on the order in which the simulator ran the events of one
+    // time, or of one lookahead window (FabricSimulatorImpl's windows run
+    // switches' events a switch at a time).
+    std::vector<std::vector<int64_t>> first(m_flows.size());
+    for (std::size_t i = 0; i < m_flows.size(); ++i)
     {
+        first[i].reserve(count[i]);
+    }
+    for (std::size_t k = 0; k < m_hopKeys.size(); ++k)
+    {
+        const uint64_t key = m_hopKeys[k];
         const HopSlot& s = GetHop(key);
         Hop h;
         h.dev = static_cast<uint32_t>(key);
@@ -262,6 +283,27 @@ PathMonitor::SyncHops() const
         h.bytes = s.bytes;
         h.frames = s.frames;
         m_flows[key >> 32].hops.push_back(h);
+        first[key >> 32].push_back(m_hopFirst[k]);
+    }
+    for (std::size_t i = 0; i < m_flows.size(); ++i)
+    {
+        std::vector<Hop>& hops = m_flows[i].hops;
+        const std::vector<int64_t>& ts = first[i];
+        std::vector<uint32_t> order(hops.size());
+        for (uint32_t j = 0; j < order.size(); ++j)
+        {
+            order[j] = j;
+        }
+        std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+            return ts[a] != ts[b] ? ts[a] < ts[b] : hops[a].dev < hops[b].dev;
+        });
+        std::vector<Hop> sorted;
+        sorted.reserve(hops.size());
+        for (uint32_t j : order)
+        {
+            sorted.push_back(hops[j]);
+        }
+        hops.swap(sorted);
     }
     m_hopsSynced = true;
 }

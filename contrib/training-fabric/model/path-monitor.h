@@ -362,6 +362,7 @@ class PathMonitor : public Object, private FabricTxObserver
     std::vector<HopSlot> m_hopSlots; //!< (flow, port) table, a power of two in size
     uint32_t m_hopShift{0};          //!< 64 - log2(table size): the hash's top bits index it
     std::vector<uint64_t> m_hopKeys; //!< the table's keys in order of first use
+    std::vector<int64_t> m_hopFirst; //!< m_hopKeys' first use, in time steps
     mutable bool m_hopsSynced{true}; //!< the flows' hops equal the table
     EventId m_binEvent;
     uint32_t m_bins{0};

@@ -25,8 +25,9 @@ constexpr std::size_t kArity = 4;
 
 uint64_t QuadHeapScheduler::s_nextArrival = QuadHeapScheduler::kNotArrival;
 
-/// Scheduler::EventKey's (ts, uid) order (uids are unique), arrivals first
-/// in their timestamp, by (node, ifIndex); the tie key holds either. Compared
+/// Scheduler::EventKey's (ts, uid) order (uids are unique), except within a
+/// timestamp: events of no context first, by uid; then arrivals, by (node,
+/// ifIndex); then the rest, by uid. The tie key holds either (TieOf, ArrivalTie). Compared
 /// as one 128-bit number (ts above tie): a compare and a subtract with
 /// borrow, no branch.
 inline bool
@@ -145,7 +146,7 @@ QuadHeapScheduler::Erase(std::size_t i)
 void
 QuadHeapScheduler::Insert(const Event& ev)
 {
-    uint64_t tie = kLocal | ev.key.m_uid;
+    uint64_t tie = TieOf(ev.key.m_uid, ev.key.m_context);
     if (s_nextArrival != kNotArrival)
     {
         tie = s_nextArrival;
@@ -160,7 +161,7 @@ QuadHeapScheduler::Insert(const Event& ev)
 void
 QuadHeapScheduler::Push(uint64_t ts, uint32_t uid, uint32_t context, EventImpl* impl)
 {
-    uint64_t tie = kLocal | uid;
+    uint64_t tie = TieOf(uid, context);
     if (s_nextArrival != kNotArrival)
     {
         // ScheduleArrival through Simulator::ScheduleWithContext (a
@@ -181,8 +182,7 @@ QuadHeapScheduler::PushArrival(uint64_t ts,
                                uint32_t ifIndex,
                                EventImpl* impl)
 {
-    NS_ASSERT_MSG(node < (1U << 31), "QuadHeapScheduler: node id " << node << " too large");
-    if (Add(Entry{ts, (uint64_t{node} << 32) | ifIndex, impl, uid, node}))
+    if (Add(Entry{ts, ArrivalTie(node, ifIndex), impl, uid, node}))
     {
         UpdateTop();
     }
@@ -212,7 +212,7 @@ QuadHeapScheduler::Pop()
     // must not take them for expired.
     const Next next{front.ts,
                     front.impl,
-                    (front.tie & kLocal) ? front.uid : uint32_t{EventId::UID::RESERVED},
+                    IsArrivalTie(front.tie) ? uint32_t{EventId::UID::RESERVED} : front.uid,
                     front.context};
     if (m_topInWheel)
     {

@@ -153,16 +153,21 @@ class QuadHeapScheduler : public Scheduler
         return ev;
     }
 
-    /// \return the tie of an event that is not an arrival, of uid \p uid
-    static uint64_t LocalTie(uint32_t uid)
+    /**
+     * \return the tie of an event that is not an arrival, of uid \p uid in
+     * \p context: after the arrivals of its timestamp, by uid; an event of
+     * no context (Simulator::NO_CONTEXT: sampling, stops, link events, a
+     * workload's global steps) before them, by uid (see Entry)
+     */
+    static uint64_t TieOf(uint32_t uid, uint32_t context)
     {
-        return kLocal | uid;
+        return context == Simulator::NO_CONTEXT ? uint64_t{uid} : kLocal | uid;
     }
 
-    /// \return true if \p tie is a LocalTie, false if an ArrivalTie
-    static bool IsLocalTie(uint64_t tie)
+    /// \return true if \p tie is an ArrivalTie, false if a TieOf
+    static bool IsArrivalTie(uint64_t tie)
     {
-        return (tie & kLocal) != 0;
+        return (tie >> 62) == 1;
     }
 
     /**
@@ -178,8 +183,8 @@ class QuadHeapScheduler : public Scheduler
     /// \return the tie of an arrival at device \p ifIndex of node \p node
     static uint64_t ArrivalTie(uint32_t node, uint32_t ifIndex)
     {
-        NS_ASSERT_MSG(node < (1U << 31), "QuadHeapScheduler: node id " << node << " too large");
-        return (uint64_t{node} << 32) | ifIndex;
+        NS_ASSERT_MSG(node < (1U << 30), "QuadHeapScheduler: node id " << node << " too large");
+        return kArrival | (uint64_t{node} << 32) | ifIndex;
     }
 
     /**
@@ -194,8 +199,7 @@ class QuadHeapScheduler : public Scheduler
     template <typename... Ts>
     static bool ScheduleArrival(uint32_t node, uint32_t ifIndex, const Time& delay, Ts&&... args)
     {
-        NS_ASSERT_MSG(node < (1U << 31), "QuadHeapScheduler: node id " << node << " too large");
-        s_nextArrival = (uint64_t{node} << 32) | ifIndex;
+        s_nextArrival = ArrivalTie(node, ifIndex);
         Simulator::ScheduleWithContext(node, delay, std::forward<Ts>(args)...);
         const bool canonical = s_nextArrival == kArrivalTaken;
         s_nextArrival = kNotArrival;
@@ -203,9 +207,12 @@ class QuadHeapScheduler : public Scheduler
     }
 
   private:
-    /// Set in the tie key of every event that is not an arrival: after every
-    /// arrival (node ids are below 2^31), then by uid.
+    /// Set in the tie key of every event of a node that is not an arrival:
+    /// after every arrival, then by uid.
     static constexpr uint64_t kLocal = uint64_t{1} << 63;
+    /// Set in the tie key of every arrival (node ids are below 2^30): after
+    /// the events of no context, whose tie is their uid.
+    static constexpr uint64_t kArrival = uint64_t{1} << 62;
     /// s_nextArrival outside ScheduleArrival.
     static constexpr uint64_t kNotArrival = UINT64_MAX;
     /// s_nextArrival once a QuadHeapScheduler has inserted the arrival.
@@ -219,7 +226,7 @@ class QuadHeapScheduler : public Scheduler
     struct Entry
     {
         uint64_t ts;      //!< timestamp (Scheduler::EventKey::m_ts)
-        uint64_t tie;     //!< node << 32 | ifIndex for arrivals, kLocal | uid otherwise
+        uint64_t tie;     //!< ArrivalTie for arrivals, TieOf(uid, context) otherwise
         EventImpl* impl;  //!< the event (Scheduler::Event::impl)
         uint32_t uid;     //!< Scheduler::EventKey::m_uid
         uint32_t context; //!< Scheduler::EventKey::m_context

@@ -243,6 +243,12 @@ RdmaNic::GetDevice() const
 }
 
 uint32_t
+RdmaNic::GetContext() const
+{
+    return m_dev ? m_dev->GetContext() : Simulator::NO_CONTEXT;
+}
+
+uint32_t
 RdmaNic::GetMtu() const
 {
     return m_mtu;
@@ -397,7 +403,10 @@ RdmaNic::PullFrame(FabricNetDevice* /* dev */, uint8_t mask, uint8_t& cls)
     {
         m_wakeEvent.Cancel();
         m_wakePs = earliest;
-        m_wakeEvent = Simulator::Schedule(PicoSeconds(earliest - now), &RdmaNic::Wake, this);
+        m_wakeEvent = FabricSimulatorImpl::ScheduleIn(GetContext(),
+                                                      PicoSeconds(earliest - now),
+                                                      &RdmaNic::Wake,
+                                                      this);
     }
     return nullptr;
 }

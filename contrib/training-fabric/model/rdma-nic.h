@@ -103,6 +103,8 @@ class RdmaNic : public Object, private FabricPortHandler
     Ipv4Address GetIpv4Address() const;
     Mac48Address GetMacAddress() const;
     Ptr<FabricNetDevice> GetDevice() const;
+    /// \return the host node's id, the context of the NIC's events (NO_CONTEXT before Setup)
+    uint32_t GetContext() const;
     uint32_t GetMtu() const;
     /// \return the QP with local number \p qpn
     Ptr<RdmaQueuePair> GetQp(uint32_t qpn) const;

@@ -394,7 +394,11 @@ void
 RdmaQueuePair::ScheduleRto(const Time& delay)
 {
     m_rtoEvent.Cancel(); // one timer at a time
-    m_rtoEvent = Simulator::Schedule(delay, &RdmaQueuePair::RtoExpired, this);
+    m_rtoEvent =
+        FabricSimulatorImpl::ScheduleIn(m_cfg.nic ? m_cfg.nic->GetContext() : Simulator::NO_CONTEXT,
+                                        delay,
+                                        &RdmaQueuePair::RtoExpired,
+                                        this);
     m_rtoArmed = true;
 }
 

@@ -197,8 +197,13 @@ TEST_P(QuadHeapWheel, HandsOutAsASortedSetWhereverEventsWait)
         buckets *= 2;
     }
     const uint64_t horizon = width * buckets;
+    // The documented order within a timestamp: events of no context by
+    // uid (tie: the uid), then arrivals by (node, ifIndex) (tie: bit 62,
+    // node << 32, ifIndex), then other events by uid (tie: bit 63, uid).
     using WKey = std::tuple<uint64_t, uint64_t, uint32_t>; // (ts, tie, uid)
     constexpr uint64_t kLocalTie = uint64_t{1} << 63;
+    constexpr uint64_t kArrivalTie = uint64_t{1} << 62;
+    constexpr uint32_t kNoContext = 0xffffffff;
     std::set<WKey> pending;
     SplitMix64 rng(2026 + c.widthSteps * 1000 + c.buckets);
     uint32_t uid = 4;
@@ -206,16 +211,25 @@ TEST_P(QuadHeapWheel, HandsOutAsASortedSetWhereverEventsWait)
     auto fake = [](uint32_t u) { return reinterpret_cast<EventImpl*>(uintptr_t{u} << 4); };
     auto insert = [&](uint64_t ts) {
         const uint32_t u = uid++;
-        if (rng.Next() % 4 == 0)
+        const uint64_t kind = rng.Next() % 8;
+        if (kind < 2)
         {
             // An arrival at a (node, ifIndex) no pending arrival of ts has.
-            const uint64_t tie = ((rng.Next() % 64) << 32) | (rng.Next() % 4);
+            const uint64_t node = rng.Next() % 64;
+            const uint64_t ifIndex = rng.Next() % 4;
+            const uint64_t tie = kArrivalTie | (node << 32) | ifIndex;
             if (pending.lower_bound(WKey(ts, tie, 0)) == pending.lower_bound(WKey(ts, tie + 1, 0)))
             {
-                s->PushArrival(ts, u, static_cast<uint32_t>(tie >> 32), tie & 0xffffffff, fake(u));
+                s->PushArrival(ts, u, static_cast<uint32_t>(node), ifIndex, fake(u));
                 pending.emplace(ts, tie, u);
                 return;
             }
+        }
+        if (kind == 2)
+        {
+            s->Push(ts, u, kNoContext, fake(u)); // no context
+            pending.emplace(ts, u, u);
+            return;
         }
         s->Push(ts, u, 7, fake(u));
         pending.emplace(ts, kLocalTie | u, u);
@@ -238,8 +252,11 @@ TEST_P(QuadHeapWheel, HandsOutAsASortedSetWhereverEventsWait)
         ASSERT_EQ(next.ts, ts);
         ASSERT_EQ(next.impl, fake(u));
         // An arrival runs as uid RESERVED (3), with its node as context.
-        ASSERT_EQ(next.uid, (tie & kLocalTie) ? u : uint32_t{3});
-        ASSERT_EQ(next.context, (tie & kLocalTie) ? 7U : static_cast<uint32_t>(tie >> 32));
+        const bool arrival = (tie >> 62) == 1;
+        const uint32_t context = (tie & kLocalTie) ? 7U : kNoContext;
+        ASSERT_EQ(next.uid, arrival ? uint32_t{3} : u);
+        ASSERT_EQ(next.context,
+                  arrival ? static_cast<uint32_t>((tie >> 32) & 0x3fffffff) : context);
         pending.erase(pending.begin());
         now = std::max(now, ts);
     };
@@ -362,17 +379,19 @@ TEST_P(QuadHeapUnder, SimulatorRunsTiesInScheduleOrderAndSkipsCancelled)
 // A frame arrival's place among the events of its timestamp must not depend
 // on when it was scheduled: in one process that is when the sender starts
 // the frame, on MPI ranks when the message comes (up to one step before
-// the arrival). Three local events at 10 ns (uids in scheduling order, run
-// in that order) and four arrivals at 10 ns at (node, ifIndex) = (2, 1),
-// (1, 3), (2, 0), (1, 1), scheduled either at 0 ns before the locals, or
+// the arrival). Three local events of node 5 at 10 ns (uids in scheduling
+// order, run in that order), two events of no context at 10 ns scheduled
+// after them, and four arrivals at 10 ns at (node, ifIndex) = (2, 1),
+// (1, 3), (2, 0), (1, 1), scheduled either at 0 ns before the others, or
 // late, from an event at 10 ns - 1 ps, in the opposite order. Expected
-// both ways: arrivals first by (node, ifIndex): (1,1) (1,3) (2,0) (2,1),
-// then the locals 0, 1, 2. Uid order alone would run the early arrivals
-// first in insertion order and the late ones after the locals.
-// The first arrival cancels local 1: scheduled before it (smaller uid) and
-// not run yet, so not expired (an arrival runs as uid RESERVED), and the
-// cancel must hold.
-TEST_P(QuadHeapUnder, ArrivalsRunFirstByNodeAndInterfaceWhenEverScheduled)
+// both ways: the events of no context first, in uid order (g0, g1); then
+// the arrivals by (node, ifIndex): (1,1) (1,3) (2,0) (2,1); then the
+// locals 0, 1, 2. Uid order alone would run the early arrivals first in
+// insertion order and the late ones after the others, and the events of
+// no context after the locals. The first arrival cancels local 1:
+// scheduled before it (smaller uid) and not run yet, so not expired (an
+// arrival runs as uid RESERVED), and the cancel must hold.
+TEST_P(QuadHeapUnder, NoContextFirstThenArrivalsByNodeAndInterfaceWhenEverScheduled)
 {
     auto run = [](bool late) {
         Start();
@@ -380,9 +399,11 @@ TEST_P(QuadHeapUnder, ArrivalsRunFirstByNodeAndInterfaceWhenEverScheduled)
         EventId local1;
         const Time at = NanoSeconds(10);
         const std::vector<std::pair<uint32_t, uint32_t>> ports = {{2, 1}, {1, 3}, {2, 0}, {1, 1}};
-        auto arrive = [&ran, &local1](uint32_t node, uint32_t ifIndex) {
-            if (ran.empty())
+        bool first = true;
+        auto arrive = [&ran, &local1, &first](uint32_t node, uint32_t ifIndex) {
+            if (first)
             {
+                first = false;
                 EXPECT_FALSE(local1.IsExpired()) << "local 1 taken for expired";
                 local1.Cancel();
             }
@@ -399,27 +420,37 @@ TEST_P(QuadHeapUnder, ArrivalsRunFirstByNodeAndInterfaceWhenEverScheduled)
                     [&arrive, node = node, ifIndex = ifIndex]() { arrive(node, ifIndex); });
             }
         };
-        if (!late)
-        {
-            scheduleArrivals(false);
-        }
-        for (int i = 0; i < 3; ++i)
-        {
-            EventId id = Simulator::Schedule(at, [&ran, i]() { ran.push_back(std::to_string(i)); });
-            if (i == 1)
+        // Node 5's event at 0 schedules the locals (they take its context).
+        Simulator::ScheduleWithContext(5, Time(0), [&]() {
+            if (!late)
             {
-                local1 = id;
+                scheduleArrivals(false);
             }
-        }
-        if (late)
-        {
-            Simulator::Schedule(at - PicoSeconds(1), [&]() { scheduleArrivals(true); });
-        }
+            for (int i = 0; i < 3; ++i)
+            {
+                EventId id =
+                    Simulator::Schedule(at, [&ran, i]() { ran.push_back(std::to_string(i)); });
+                if (i == 1)
+                {
+                    local1 = id;
+                }
+            }
+            for (int i = 0; i < 2; ++i)
+            {
+                Simulator::ScheduleWithContext(Simulator::NO_CONTEXT, at, [&ran, i]() {
+                    ran.push_back("g" + std::to_string(i));
+                });
+            }
+            if (late)
+            {
+                Simulator::Schedule(at - PicoSeconds(1), [&]() { scheduleArrivals(true); });
+            }
+        });
         Simulator::Run();
         Simulator::Destroy();
         return ran;
     };
-    const std::vector<std::string> expected = {"1,1", "1,3", "2,0", "2,1", "0", "2"};
+    const std::vector<std::string> expected = {"g0", "g1", "1,1", "1,3", "2,0", "2,1", "0", "2"};
     EXPECT_EQ(run(false), expected);
     EXPECT_EQ(run(true), expected);
 }

@@ -1,0 +1,408 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * FabricSimulatorImpl's lookahead windows (issue #15): batched contexts run
+ * a context at a time within windows, with the results of the global order.
+ * A random program of events over batched, ordered and no contexts is run
+ * with and without windows and every context's observations compared; an
+ * event that breaks the window's rule ends the run with an error; whole
+ * scenarios give the same files either way.
+ */
+#include "simulator-fixtures.h"
+
+#include "ns3/config.h"
+#include "ns3/fabric-simulator-impl.h"
+#include "ns3/make-event.h"
+#include "ns3/nstime.h"
+#include "ns3/scenario-config.h"
+#include "ns3/scenario-runner.h"
+#include "ns3/simulator.h"
+#include "ns3/splitmix64.h"
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <gtest/gtest.h>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+using tftest::EndFabric;
+using tftest::StartFabricUnderQuadHeap;
+
+namespace
+{
+
+constexpr uint32_t kContexts = 6; //!< nodes 0 .. 5
+constexpr std::array<bool, kContexts> kBatched = {false, true, true, true, true, false};
+constexpr int64_t kLookahead = 5000;        //!< ps: 5 ns
+constexpr int64_t kSpawnUntil = 300000;     //!< ps: no new events after 300 ns
+constexpr uint32_t kSpawnPerContext = 1500; //!< events of a context that may spawn more
+constexpr uint32_t kGlobal = kContexts;     //!< index of the no-context log
+
+/// What a run observed: per context (and no context, last) the events that
+/// ran there in order, each with what it saw; the global order's contexts'
+/// events in their common order; the end.
+struct Observed
+{
+    std::array<std::vector<std::string>, kContexts + 1> byContext;
+    std::vector<std::string> ordered; //!< events of contexts 0 and 5, interleaved
+    uint64_t events{0};
+    int64_t end{0};
+};
+
+/**
+ * A random program, the same for a seed whatever the windows: each event
+ * has an id from its parent's id and its place among the parent's
+ * children, and draws from a generator seeded by it, so what it does does
+ * not depend on when it runs. An event folds its id and time into its
+ * context's state and records both; asks IsExpired and GetDelayLeft of one
+ * of its context's earlier events; and schedules up to four children
+ * (until 300 ns): in its own context 0 to 3 ns ahead (many ties); in
+ * another context as the windows allow (from a batched context a frame's
+ * arrival Lookahead + 0 to 4 ns ahead; into a batched context from one of
+ * the global order a frame's arrival 0 to 8 ns ahead; any event 0 to 8 ns
+ * ahead from no context, or into a context of the global order or none
+ * from one); or cancels or removes one of its context's pending events. Only a context's first
+ * 1,500 events spawn (a count of its own, the same either way). An event without context
+ * records every context's state (it must see the global order's). The
+ * 600th event of the global order's contexts stops the run, which resumes.
+ */
+Observed
+RunProgram(uint64_t seed, bool windows)
+{
+    FabricSimulatorImpl* sim = StartFabricUnderQuadHeap();
+    EXPECT_NE(sim, nullptr);
+    sim->SetAttribute("Lookahead", TimeValue(TimeStep(windows ? kLookahead : 0)));
+    for (uint32_t c = 0; c < kContexts; ++c)
+    {
+        if (kBatched[c])
+        {
+            sim->SetBatchedContext(c);
+        }
+    }
+    Observed obs;
+    std::array<uint64_t, kContexts> state{};
+    std::array<std::vector<EventId>, kContexts> ids; // each context's own Schedule calls
+    uint64_t orderedCount = 0;
+    std::array<uint32_t, kContexts + 1> spawned{}; // events run, by context
+    std::function<void(uint64_t)> fire;
+    const auto slot = [](uint32_t ctx) { return ctx == Simulator::NO_CONTEXT ? kGlobal : ctx; };
+    fire = [&](uint64_t id) {
+        const uint32_t ctx = Simulator::GetContext();
+        const int64_t now = Simulator::Now().GetTimeStep();
+        SplitMix64 rng(id);
+        std::ostringstream rec;
+        rec << id << "@" << now;
+        if (ctx == Simulator::NO_CONTEXT)
+        {
+            for (uint64_t s : state)
+            {
+                rec << " " << s;
+            }
+        }
+        else
+        {
+            state[ctx] = SplitMix64(state[ctx] ^ id ^ static_cast<uint64_t>(now)).Next();
+            rec << " " << state[ctx];
+            if (!ids[ctx].empty())
+            {
+                const EventId& e = ids[ctx][rng.Below(ids[ctx].size())];
+                rec << " " << (e.IsExpired() ? -1 : Simulator::GetDelayLeft(e).GetTimeStep());
+            }
+        }
+        obs.byContext[slot(ctx)].push_back(rec.str());
+        const bool batched = ctx != Simulator::NO_CONTEXT && kBatched[ctx];
+        if (!batched)
+        {
+            obs.ordered.push_back(rec.str());
+            if (ctx != Simulator::NO_CONTEXT && ++orderedCount == 600)
+            {
+                Simulator::Stop();
+            }
+        }
+        // Each context's own count (its events run in the same order
+        // either way) and the time bound the program, not a global count.
+        if (now > kSpawnUntil || ++spawned[slot(ctx)] > kSpawnPerContext)
+        {
+            return;
+        }
+        const uint64_t children = rng.Below(5);
+        for (uint64_t k = 0; k < children; ++k)
+        {
+            const uint64_t child = SplitMix64(id * 4 + k + 1).Next();
+            const auto run = [&fire, child]() { fire(child); };
+            switch (rng.Below(6))
+            {
+            case 0: // another context (or none), as the windows allow
+            {
+                const uint32_t to = static_cast<uint32_t>(rng.Below(kContexts + 1));
+                const uint32_t target = to == kContexts ? Simulator::NO_CONTEXT : to;
+                const bool toBatched = target != Simulator::NO_CONTEXT && kBatched[target];
+                if (batched || (toBatched && ctx != Simulator::NO_CONTEXT))
+                {
+                    // A frame's arrival (ordered by node and interface: a
+                    // made-up interface per event), a lookahead ahead from
+                    // a batched context; never to no context from one.
+                    if (target == Simulator::NO_CONTEXT)
+                    {
+                        break;
+                    }
+                    const int64_t delay = batched
+                                              ? kLookahead + static_cast<int64_t>(rng.Below(4000))
+                                              : static_cast<int64_t>(rng.Below(8001));
+                    EXPECT_TRUE(sim->ScheduleArrivalFast(target,
+                                                         static_cast<uint32_t>(child),
+                                                         TimeStep(delay),
+                                                         MakeEvent(run)));
+                    break;
+                }
+                Simulator::ScheduleWithContext(target,
+                                               TimeStep(static_cast<int64_t>(rng.Below(8001))),
+                                               run);
+                break;
+            }
+            case 1:
+                if (ctx != Simulator::NO_CONTEXT && !ids[ctx].empty())
+                {
+                    ids[ctx][rng.Below(ids[ctx].size())].Cancel();
+                }
+                break;
+            case 2:
+                if (ctx != Simulator::NO_CONTEXT && !ids[ctx].empty())
+                {
+                    Simulator::Remove(ids[ctx][rng.Below(ids[ctx].size())]);
+                }
+                break;
+            default: { // its own context, ties likely
+                const int64_t delay = 1000 * static_cast<int64_t>(rng.Below(4));
+                const EventId e = Simulator::Schedule(TimeStep(delay), run);
+                if (ctx != Simulator::NO_CONTEXT)
+                {
+                    ids[ctx].push_back(e);
+                }
+            }
+            }
+        }
+    };
+    // Seeds: two events per context and two without, at 0 to 2 ns.
+    for (uint32_t c = 0; c <= kContexts; ++c)
+    {
+        for (uint64_t k = 0; k < 2; ++k)
+        {
+            const uint64_t id = SplitMix64(seed * 100 + c * 2 + k).Next();
+            Simulator::ScheduleWithContext(c == kContexts ? Simulator::NO_CONTEXT : c,
+                                           TimeStep(1000 * static_cast<int64_t>(k + c % 2)),
+                                           [&fire, id]() { fire(id); });
+        }
+    }
+    Simulator::Run();
+    obs.byContext[kGlobal].push_back("stop@" + std::to_string(Simulator::Now().GetTimeStep()) +
+                                     " " + std::to_string(Simulator::GetEventCount()));
+    EXPECT_EQ(sim->IsWindowed(), windows);
+    Simulator::Run();
+    obs.events = Simulator::GetEventCount();
+    obs.end = Simulator::Now().GetTimeStep();
+    EndFabric();
+    return obs;
+}
+
+/// "" if \p a equals \p b, else where they first differ
+std::string
+FirstDifference(const std::vector<std::string>& a, const std::vector<std::string>& b)
+{
+    for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i)
+    {
+        const std::string x = i < a.size() ? a[i] : "(none)";
+        const std::string y = i < b.size() ? b[i] : "(none)";
+        if (x != y)
+        {
+            return "at " + std::to_string(i) + ": " + x + " | " + y;
+        }
+    }
+    return "";
+}
+
+// Expected: with windows, each context sees exactly what it sees without
+// (the same events, times, states, IsExpired/GetDelayLeft answers, in the
+// same order), events without context see every context's state as the
+// global order leaves it, the global order's contexts interleave as
+// without windows, the stop (the 600th of their events) comes at the same
+// time after the same number of events, and the run ends at the same time.
+// The program is rich enough to tell: thousands of events, ties in every
+// context, and cross-context events a lookahead ahead.
+TEST(LookaheadWindows, RandomProgramRunsAsInTheGlobalOrder)
+{
+    for (uint64_t seed = 1; seed <= 4; ++seed)
+    {
+        const Observed plain = RunProgram(seed, false);
+        const Observed windowed = RunProgram(seed, true);
+        ASSERT_GT(plain.events, 2000U) << seed;
+        for (uint32_t c = 0; c <= kContexts; ++c)
+        {
+            EXPECT_GT(plain.byContext[c].size(), 50U) << seed << " " << c;
+            EXPECT_EQ(FirstDifference(windowed.byContext[c], plain.byContext[c]), "")
+                << "seed " << seed << ", context " << c;
+        }
+        EXPECT_EQ(FirstDifference(windowed.ordered, plain.ordered), "") << seed;
+        EXPECT_EQ(windowed.events, plain.events) << seed;
+        EXPECT_EQ(windowed.end, plain.end) << seed;
+        // The stop cut the run: its record is not the last of no context.
+        EXPECT_NE(plain.byContext[kGlobal].back().rfind("stop@", 0), 0U) << seed;
+    }
+}
+
+/// What an event of context \p from does in BreakTheWindow.
+enum class Act
+{
+    ARRIVAL, //!< a frame's arrival in the target context
+    EVENT,   //!< another event there
+    STOP,    //!< stop the run
+};
+
+/// A run with windows of 5 ns (contexts 1 and 2 batched, 0 not) in which an
+/// event of context \p from does \p act towards \p target \p delay ps ahead.
+void
+BreakTheWindow(uint32_t from, Act act, uint32_t target, int64_t delay)
+{
+    FabricSimulatorImpl* sim = StartFabricUnderQuadHeap();
+    sim->SetAttribute("Lookahead", TimeValue(TimeStep(kLookahead)));
+    sim->SetBatchedContext(1);
+    sim->SetBatchedContext(2);
+    Simulator::ScheduleWithContext(from, TimeStep(1000), [sim, act, target, delay]() {
+        switch (act)
+        {
+        case Act::STOP:
+            Simulator::Stop();
+            break;
+        case Act::ARRIVAL:
+            sim->ScheduleArrivalFast(target, 1, TimeStep(delay), MakeEvent([]() {}));
+            break;
+        case Act::EVENT:
+            Simulator::ScheduleWithContext(target, TimeStep(delay), []() {});
+        }
+    });
+    Simulator::ScheduleWithContext(0, TimeStep(2000), []() {});
+    Simulator::ScheduleWithContext(2, TimeStep(3000), []() {});
+    Simulator::Run();
+    EndFabric();
+}
+
+// Expected: an error naming the rule for a batched context's frame arrival
+// 4 ns ahead (inside the 5 ns window) in another batched context or one of
+// the global order, its other events into another context or none (however
+// late), another context's events other than arrivals into a batched one,
+// and a batched context's stop; none for arrivals a lookahead ahead, for
+// what the global order's contexts may do, and for a batched context's own
+// events.
+TEST(LookaheadWindowsDeathTest, BreakingTheWindowsRuleEndsTheRunWithAnError)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    const char* inside = "arrival inside the lookahead window";
+    const char* other = "other than a frame's arrival";
+    EXPECT_DEATH(BreakTheWindow(1, Act::ARRIVAL, 2, 4000), inside);
+    EXPECT_DEATH(BreakTheWindow(1, Act::ARRIVAL, 0, 4000), inside);
+    EXPECT_DEATH(BreakTheWindow(1, Act::EVENT, 2, 9000), other);
+    EXPECT_DEATH(BreakTheWindow(1, Act::EVENT, 0, 9000), other);
+    EXPECT_DEATH(BreakTheWindow(1, Act::EVENT, Simulator::NO_CONTEXT, 9000), "without context");
+    EXPECT_DEATH(BreakTheWindow(0, Act::EVENT, 2, 9000), other);
+    EXPECT_DEATH(BreakTheWindow(1, Act::STOP, 0, 0), "stops the run");
+    BreakTheWindow(1, Act::ARRIVAL, 2, kLookahead);
+    BreakTheWindow(1, Act::ARRIVAL, 0, kLookahead);
+    BreakTheWindow(1, Act::EVENT, 1, 0);
+    BreakTheWindow(0, Act::ARRIVAL, 2, 0);
+    BreakTheWindow(0, Act::EVENT, Simulator::NO_CONTEXT, 0);
+    BreakTheWindow(Simulator::NO_CONTEXT, Act::EVENT, 2, 0);
+}
+
+/// Every output file of \p text run with `windows` \p windows, by name
+/// (summary.json without its wall-time and memory lines).
+std::map<std::string, std::string>
+RunScenario(const std::string& text, bool windows)
+{
+    ScenarioConfig cfg = ParseScenarioText(text, {windows ? "windows=true" : "windows=false"}, "t");
+    ScenarioRunner run(cfg);
+    run.Build();
+    run.Run();
+    EXPECT_EQ(run.GetTotals().windowed, windows);
+    const std::string dir = ::testing::TempDir() + "lookahead-windows"; // plots.gp names it
+    std::filesystem::remove_all(dir);
+    run.WriteOutputs(dir);
+    std::map<std::string, std::string> files;
+    for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
+    {
+        if (!e.is_regular_file() || e.path().extension() == ".png")
+        {
+            continue;
+        }
+        std::ifstream in(e.path());
+        std::string line;
+        std::string text;
+        while (std::getline(in, line))
+        {
+            const bool varies = line.find("wall") != std::string::npos ||
+                                line.find("rss") != std::string::npos ||
+                                line.find("\"windows\"") != std::string::npos;
+            if (!varies)
+            {
+                text += line + "\n";
+            }
+        }
+        files[std::filesystem::relative(e.path(), dir).string()] = text;
+    }
+    std::filesystem::remove_all(dir);
+    Simulator::Destroy();
+    return files;
+}
+
+// Expected: the same files, byte for byte (apart from wall time, memory and
+// the `windows` key): a fat-tree whose flows spray frames over every path
+// (hops of one flow first used at several switches within a window) and
+// whose link goes down and up (global events), with the path monitor's
+// small bins (a global event every 2 us, and sampling that stops and
+// restarts); and a ring all-reduce (hosts that start each other's sends
+// at once) on a leaf-spine with PFC and the monitor.
+TEST(LookaheadWindows, ScenariosGiveTheSameFilesWithAndWithoutWindows)
+{
+    const std::vector<std::string> scenarios = {
+        R"({"name": "w1", "topology": {"type": "fat-tree", "k": 4,
+             "host_link": {"rate": "100Gbps", "delay": "1us"},
+             "fabric_link": {"rate": "400Gbps", "delay": "2us"}},
+            "routing": {"mode": "spray"},
+            "workload": {"type": "permutation", "bytes": "96KB"},
+            "monitor": {"enabled": true, "bin": "2us"},
+            "events": [{"at": "6us", "link": [16, 24], "state": "down"},
+                       {"at": "9us", "link": [16, 24], "state": "up"}],
+            "stop": "10ms"})",
+        R"({"name": "w2", "topology": {"type": "leaf-spine", "leaves": 2, "spines": 2,
+             "hosts_per_leaf": 4, "host_link": {"rate": "100Gbps", "delay": "1us"},
+             "fabric_link": {"rate": "100Gbps", "delay": "1us"}},
+            "switch": {"pfc": true},
+            "workload": {"type": "collective", "collective": "all-reduce",
+                         "algorithm": "ring", "bytes": "1MB", "group": [0, 4, 1, 5, 2, 6, 3, 7],
+                         "chunks": 2, "iterations": 2},
+            "monitor": {"enabled": true, "bin": "5us"},
+            "stop": "10ms"})",
+    };
+    for (const std::string& text : scenarios)
+    {
+        const auto off = RunScenario(text, false);
+        const auto on = RunScenario(text, true);
+        ASSERT_TRUE(off.count("summary.json")) << text;
+        EXPECT_NE(off.at("summary.json").find("\"outcome\": \"completed\""), std::string::npos)
+            << off.at("summary.json");
+        EXPECT_GE(off.size(), 5U);
+        EXPECT_EQ(on.size(), off.size());
+        for (const auto& [name, content] : off)
+        {
+            ASSERT_TRUE(on.count(name)) << name;
+            EXPECT_EQ(on.at(name), content) << name;
+        }
+    }
+}
+
+} // namespace
