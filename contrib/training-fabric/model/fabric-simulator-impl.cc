@@ -92,11 +92,12 @@ FabricSimulatorImpl::GetTypeId()
             .AddAttribute("Lookahead",
                           "Width of the lookahead windows in which the contexts named by "
                           "SetBatchedContext run batched, a context at a time (issue #15): "
-                          "at most the smallest delay by which such a context reaches any "
-                          "other (the scenario runner sets its fabric's smallest link "
-                          "delay). 0: off, every event in one global order. Default 0 "
-                          "(off): windows are exact only under that condition, which the "
-                          "caller must know; same results either way (model doc).",
+                          "at most the smallest delay after which such a context's frames "
+                          "arrive elsewhere (the scenario runner sets its fabric's smallest "
+                          "link delay). 0: off, every event in one global order. Default 0: "
+                          "the caller must know that the batched contexts keep the rule "
+                          "(SetBatchedContext); an event that breaks it ends the run with an "
+                          "error. Same results either way (model doc).",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&FabricSimulatorImpl::m_lookahead),
                           MakeTimeChecker(Time(0)));
@@ -315,6 +316,10 @@ FabricSimulatorImpl::DrainWindowQueues()
             {
                 // An arrival's context is its node.
                 m_quad->PushArrival(ts, e.uid, e.context, static_cast<uint32_t>(tie), impl);
+            }
+            else if (!QuadHeapScheduler::IsLocalTie(tie))
+            {
+                m_quad->PushFirst(ts, e.uid, impl);
             }
             else
             {
@@ -602,7 +607,7 @@ FabricSimulatorImpl::SetSlot(uint32_t slot,
     const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
     const uint32_t uid = m_uid++; // as ScheduleWithContext would
     m_unscheduledEvents++;
-    const uint64_t tie = arrival ? arrivalTie : QuadHeapScheduler::TieOf(uid, context);
+    const uint64_t tie = arrival ? arrivalTie : QuadHeapScheduler::LocalTie(uid);
     if (m_windowed)
     {
         WindowRule(context, MakeKey(ts, tie));
@@ -744,7 +749,7 @@ FabricSimulatorImpl::ScheduleFast(uint32_t context, const Time& delay, EventImpl
     m_unscheduledEvents++;
     if (m_windowed)
     {
-        const Key key = MakeKey(ts, QuadHeapScheduler::TieOf(uid, context));
+        const Key key = MakeKey(ts, QuadHeapScheduler::ClaimTie(uid));
         WindowRule(context, key);
         if (std::vector<WindowEvent>* q = WindowQueueOf(context))
         {

@@ -238,12 +238,13 @@ class FabricSimulatorImpl : public SimulatorImpl
      * Lookahead windows (issue #15): let the events of \p context run
      * batched, a context at a time, within windows of the Lookahead
      * attribute, instead of in one global order with every other context's.
-     * For a context whose events touch its own state only, and reach any
-     * other context only through events scheduled at least Lookahead later
-     * (a switch: frames over cables of at least that delay), the results
-     * are those of the global order (see RunWindowed). An event of such a
-     * context that schedules into another context less than Lookahead
-     * ahead, or stops the run, ends the run with an error. Call before Run.
+     * For a context that reaches other contexts, and is reached by them,
+     * only by frame arrivals (ScheduleArrivalSlot, ScheduleArrivalFast), and
+     * whose arrivals elsewhere land at least Lookahead after their cause (a
+     * switch: frames over cables of at least that delay), the results are
+     * those of the global order (fabric-simulator-windows.cc). An event that
+     * breaks that rule (or that stops the run from a batched context) ends
+     * the run with an error. Call before Run.
      */
     void SetBatchedContext(uint32_t context);
 

@@ -6,30 +6,31 @@
  * switches) run batched, a context at a time, with the same results as the
  * global order and far fewer cache misses on a large fabric.
  *
- * Why it is exact. The global order runs events by key (ts, tie). Take a
- * round whose earliest pending event is at T, and let E be the smaller of
- * (T + Lookahead, 0) and the key of the first global event (no context).
- * A batched context's events before E can be affected by another
- * context's only through events scheduled into it, and those are at least
- * Lookahead later than their cause, so at or after T + Lookahead >= E:
- * none lands before E. So a batched context's events before E, run in key
- * order on their own, see the state they would see in the global order,
- * and they leave the same state behind; what they schedule elsewhere lands
- * at or after E. The round runs:
- *   1. the global order's contexts (hosts: those that may stop the run or
- *      call each other at once) before E, in their global order, as the
- *      loop without windows does; a global event scheduled meanwhile before
- *      E moves E to it; a stop at key K ends this phase;
+ * Why it is exact. The global order runs events by key (ts, tie): events
+ * of no context first in their timestamp (by uid), then frame arrivals (by
+ * node and interface), then the rest (by uid). Take a round whose earliest
+ * pending event is at T, and let E be the smaller of (T + Lookahead, 0) and
+ * the key of the first event of no context. The rule: a batched context
+ * reaches other contexts, and they reach it, only by frame arrivals, and
+ * those it sends land at least Lookahead after their cause, so at or
+ * after E. So nothing reaches a batched context's events before E from
+ * another context's events of the round: run in key order on their own,
+ * they see the state the global order gives them and leave the same state
+ * behind. Their order within the context is the global order's: arrivals
+ * compare by node and interface; its other events were scheduled by its
+ * own events (in the same order as there) or before the round, so their
+ * uids compare the same way, although the round draws uids in another
+ * order than the global one; no uid compares an event of no context with
+ * a node's (they run first in their timestamp). The round runs:
+ *   1. the global order's contexts (hosts: they may stop the run, share
+ *      the flow log, start each other at once) before E, in their global
+ *      order, as the loop without windows does; an event of no context
+ *      scheduled meanwhile before E moves E to it; a stop at key K ends
+ *      this phase;
  *   2. each batched context's events before E (before K after a stop);
- *   3. the global event at E, if E is one: every event before it has run.
- * Events scheduled in phase 1 into a batched context are run in phase 2 in
- * their place. Uids are drawn in another order than the global order's,
- * but uids only break ties between events of one context (ts, then uid;
- * arrivals by node and interface), and a context's own events, and those
- * the global order's phase or a global event gives it, get their uids in
- * the same relative order as there. What phase 2 may not do, and what
- * ends the run with an error if it does: schedule into another context
- * before E (the context's lookahead was wrong), or stop the run.
+ *   3. the event of no context at E, if E is one: every event before it
+ *      has run.
+ * An event that breaks the rule ends the run with an error.
  */
 #include "fabric-simulator-impl.h"
 #include "quad-heap-scheduler.h"
@@ -98,15 +99,18 @@ void
 FabricSimulatorImpl::CheckCrossContext(uint32_t context, Key key) const
 {
     // A batched context reaches others only by frame arrivals at or after
-    // the window's end (each lands in a later round), never without a
-    // context (events of no context must get their uids in the global
-    // order, they order among themselves by uid), and never stops the run;
-    // other contexts reach a batched one only by frame arrivals. Why
-    // arrivals: their order among the events of their timestamp is by node
-    // and interface, while other events' is by uid, and uids drawn by two
-    // contexts in one round are drawn in another order than the global
-    // order's (each batched context runs in turn).
-    const bool arrival = QuadHeapScheduler::IsArrivalTie(static_cast<uint64_t>(key));
+    // the window's end (each lands in a later round), never schedules an
+    // event of no context and never stops the run; other contexts reach a
+    // batched one only by frame arrivals; the global order's contexts
+    // schedule events of no context only as first events. Why: frame
+    // arrivals order among the events of their timestamp by node and
+    // interface, first events before all others, and other events by uid,
+    // but a round draws the uids of different contexts in another order
+    // than the global order's (each batched context runs in turn, after
+    // the global order's contexts), so uids may only compare events whose
+    // uids were drawn by one context, by events of no context, or before.
+    const auto tie = static_cast<uint64_t>(key);
+    const bool arrival = QuadHeapScheduler::IsArrivalTie(tie);
     if (m_phase == Phase::BATCHED)
     {
         if (context == Simulator::NO_CONTEXT)
@@ -120,6 +124,16 @@ FabricSimulatorImpl::CheckCrossContext(uint32_t context, Key key) const
         if (key < m_windowEnd)
         {
             WindowViolation("schedules a frame's arrival inside the lookahead window",
+                            context,
+                            key);
+        }
+    }
+    else if (context == Simulator::NO_CONTEXT)
+    {
+        if (QuadHeapScheduler::IsLocalTie(tie))
+        {
+            WindowViolation("schedules an event other than a first event "
+                            "(QuadHeapScheduler::ScheduleFirst)",
                             context,
                             key);
         }
@@ -157,9 +171,9 @@ FabricSimulatorImpl::WindowInvoke(const WindowEvent& e)
     m_eventCount++;
     m_currentTs = static_cast<uint64_t>(e.key >> 64);
     m_currentContext = e.context;
-    m_currentUid = QuadHeapScheduler::IsArrivalTie(static_cast<uint64_t>(e.key))
-                       ? uint32_t{EventId::UID::RESERVED} // as QuadHeapScheduler::Pop
-                       : e.uid;
+    m_currentUid = QuadHeapScheduler::IsLocalTie(static_cast<uint64_t>(e.key))
+                       ? e.uid
+                       : uint32_t{EventId::UID::RESERVED}; // as QuadHeapScheduler::Pop
     if (e.fn)
     {
         e.fn(e.obj);
@@ -223,6 +237,10 @@ FabricSimulatorImpl::SortIntoWindowQueues()
         {
             // An arrival's context is its node.
             m_quad->PushArrival(k.ts, k.uid, k.context, static_cast<uint32_t>(k.tie), k.impl);
+        }
+        else if (!QuadHeapScheduler::IsLocalTie(k.tie))
+        {
+            m_quad->PushFirst(k.ts, k.uid, k.impl);
         }
         else
         {

@@ -6,6 +6,7 @@
 #include "fabric-net-device.h"
 #include "fabric-topology.h"
 #include "imbalance-metrics.h"
+#include "quad-heap-scheduler.h"
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -131,17 +132,17 @@ PathMonitor::MoveBin(int64_t ts)
     {
         // Traffic again after a quiet stop: sample from the next bin edge,
         // as an event of no node (SampleBin reads every port: under
-        // lookahead windows it must see all of them at that time). A quiet
-        // fabric restarts at a host (or a global event), so this runs in
-        // the global order. (ScheduleWithContext gives no EventId: a run
-        // that ends before it drops it with its other pending events.)
+        // lookahead windows it must see all of them at that time), first in
+        // its timestamp: a node's event schedules it (a quiet fabric
+        // restarts at a host, or at an event of no context), and under
+        // windows its order against other nodes' events of its time must
+        // not depend on uids (QuadHeapScheduler::ScheduleFirst). It has no
+        // EventId: a run that ends before it drops it with its other
+        // pending events.
         m_idle = false;
         m_quietBins = 0;
         m_binEvent = EventId();
-        Simulator::ScheduleWithContext(Simulator::NO_CONTEXT,
-                                       TimeStep(m_binEndTs - ts),
-                                       &PathMonitor::SampleBin,
-                                       this);
+        QuadHeapScheduler::ScheduleFirst(TimeStep(m_binEndTs - ts), &PathMonitor::SampleBin, this);
     }
 }
 

@@ -26,8 +26,8 @@ constexpr std::size_t kArity = 4;
 uint64_t QuadHeapScheduler::s_nextArrival = QuadHeapScheduler::kNotArrival;
 
 /// Scheduler::EventKey's (ts, uid) order (uids are unique), except within a
-/// timestamp: events of no context first, by uid; then arrivals, by (node,
-/// ifIndex); then the rest, by uid. The tie key holds either (TieOf, ArrivalTie). Compared
+/// timestamp: first events (ScheduleFirst) first, by uid; then arrivals, by
+/// (node, ifIndex); then the rest, by uid. The tie key holds either. Compared
 /// as one 128-bit number (ts above tie): a compare and a subtract with
 /// borrow, no branch.
 inline bool
@@ -146,12 +146,9 @@ QuadHeapScheduler::Erase(std::size_t i)
 void
 QuadHeapScheduler::Insert(const Event& ev)
 {
-    uint64_t tie = TieOf(ev.key.m_uid, ev.key.m_context);
-    if (s_nextArrival != kNotArrival)
-    {
-        tie = s_nextArrival;
-        s_nextArrival = kArrivalTaken; // tells ScheduleArrival this scheduler ordered it
-    }
+    // An arrival's or first event's tie (ScheduleArrival and ScheduleFirst
+    // learn that this scheduler ordered it), else by uid.
+    const uint64_t tie = ClaimTie(ev.key.m_uid);
     if (Add(Entry{ev.key.m_ts, tie, ev.impl, ev.key.m_uid, ev.key.m_context}))
     {
         UpdateTop();
@@ -161,14 +158,9 @@ QuadHeapScheduler::Insert(const Event& ev)
 void
 QuadHeapScheduler::Push(uint64_t ts, uint32_t uid, uint32_t context, EventImpl* impl)
 {
-    uint64_t tie = TieOf(uid, context);
-    if (s_nextArrival != kNotArrival)
-    {
-        // ScheduleArrival through Simulator::ScheduleWithContext (a
-        // FabricSimulatorImpl inserts here rather than through Insert).
-        tie = s_nextArrival;
-        s_nextArrival = kArrivalTaken;
-    }
+    // ScheduleArrival or ScheduleFirst through Simulator::ScheduleWithContext
+    // (a FabricSimulatorImpl inserts here rather than through Insert).
+    const uint64_t tie = ClaimTie(uid);
     if (Add(Entry{ts, tie, impl, uid, context}))
     {
         UpdateTop();
@@ -183,6 +175,15 @@ QuadHeapScheduler::PushArrival(uint64_t ts,
                                EventImpl* impl)
 {
     if (Add(Entry{ts, ArrivalTie(node, ifIndex), impl, uid, node}))
+    {
+        UpdateTop();
+    }
+}
+
+void
+QuadHeapScheduler::PushFirst(uint64_t ts, uint32_t uid, EventImpl* impl)
+{
+    if (Add(Entry{ts, uint64_t{uid}, impl, uid, Simulator::NO_CONTEXT}))
     {
         UpdateTop();
     }
@@ -212,7 +213,7 @@ QuadHeapScheduler::Pop()
     // must not take them for expired.
     const Next next{front.ts,
                     front.impl,
-                    IsArrivalTie(front.tie) ? uint32_t{EventId::UID::RESERVED} : front.uid,
+                    IsLocalTie(front.tie) ? front.uid : uint32_t{EventId::UID::RESERVED},
                     front.context};
     if (m_topInWheel)
     {

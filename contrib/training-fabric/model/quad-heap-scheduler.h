@@ -153,21 +153,40 @@ class QuadHeapScheduler : public Scheduler
         return ev;
     }
 
-    /**
-     * \return the tie of an event that is not an arrival, of uid \p uid in
-     * \p context: after the arrivals of its timestamp, by uid; an event of
-     * no context (Simulator::NO_CONTEXT: sampling, stops, link events, a
-     * workload's global steps) before them, by uid (see Entry)
-     */
-    static uint64_t TieOf(uint32_t uid, uint32_t context)
+    /// \return the tie of an event that is neither an arrival nor a first event, of uid \p uid
+    static uint64_t LocalTie(uint32_t uid)
     {
-        return context == Simulator::NO_CONTEXT ? uint64_t{uid} : kLocal | uid;
+        return kLocal | uid;
     }
 
-    /// \return true if \p tie is an ArrivalTie, false if a TieOf
+    /// \return true if \p tie is a LocalTie (an event that runs as its own uid)
+    static bool IsLocalTie(uint64_t tie)
+    {
+        return (tie & kLocal) != 0;
+    }
+
+    /// \return true if \p tie is an ArrivalTie
     static bool IsArrivalTie(uint64_t tie)
     {
         return (tie >> 62) == 1;
+    }
+
+    /**
+     * \return the tie of the event being scheduled now, of uid \p uid: an
+     * arrival's or a first event's if ScheduleArrival or ScheduleFirst is
+     * scheduling it (which then learns that this scheduler took it), else
+     * LocalTie(uid). For a simulator implementation that inserts without
+     * Insert or Push (FabricSimulatorImpl's lookahead windows).
+     */
+    static uint64_t ClaimTie(uint32_t uid)
+    {
+        if (s_nextArrival == kNotArrival)
+        {
+            return kLocal | uid;
+        }
+        const uint64_t tie = s_nextArrival == kFirstPending ? uint64_t{uid} : s_nextArrival;
+        s_nextArrival = kArrivalTaken;
+        return tie;
     }
 
     /**
@@ -206,13 +225,40 @@ class QuadHeapScheduler : public Scheduler
         return canonical;
     }
 
+    /**
+     * Schedule an event of no context that runs before every other event of
+     * its timestamp (among such events by uid), \p delay from now:
+     * Simulator::ScheduleWithContext(NO_CONTEXT, delay, args...), marked for
+     * this scheduler (other schedulers run it in uid order). Like an
+     * arrival it has no EventId and runs as uid RESERVED, so that no
+     * EventId's IsExpired mistakes its place. For an event of no context
+     * that a node's event schedules (the path monitor's restart of sampling):
+     * its order against the nodes' events of its timestamp then does not
+     * depend on uids, which lookahead windows draw in another order.
+     * \return true if a QuadHeapScheduler took the event
+     */
+    template <typename... Ts>
+    static bool ScheduleFirst(const Time& delay, Ts&&... args)
+    {
+        s_nextArrival = kFirstPending;
+        Simulator::ScheduleWithContext(Simulator::NO_CONTEXT, delay, std::forward<Ts>(args)...);
+        const bool canonical = s_nextArrival == kArrivalTaken;
+        s_nextArrival = kNotArrival;
+        return canonical;
+    }
+
+    /// Push of a first event (see ScheduleFirst): what Push does with its key.
+    void PushFirst(uint64_t ts, uint32_t uid, EventImpl* impl);
+
   private:
-    /// Set in the tie key of every event of a node that is not an arrival:
-    /// after every arrival, then by uid.
+    /// Set in the tie key of every event that is neither an arrival nor a
+    /// first event: after every arrival, then by uid.
     static constexpr uint64_t kLocal = uint64_t{1} << 63;
     /// Set in the tie key of every arrival (node ids are below 2^30): after
-    /// the events of no context, whose tie is their uid.
+    /// the first events (ScheduleFirst), whose tie is their uid.
     static constexpr uint64_t kArrival = uint64_t{1} << 62;
+    /// s_nextArrival while ScheduleFirst schedules.
+    static constexpr uint64_t kFirstPending = UINT64_MAX - 2;
     /// s_nextArrival outside ScheduleArrival.
     static constexpr uint64_t kNotArrival = UINT64_MAX;
     /// s_nextArrival once a QuadHeapScheduler has inserted the arrival.
@@ -226,7 +272,7 @@ class QuadHeapScheduler : public Scheduler
     struct Entry
     {
         uint64_t ts;      //!< timestamp (Scheduler::EventKey::m_ts)
-        uint64_t tie;     //!< ArrivalTie for arrivals, TieOf(uid, context) otherwise
+        uint64_t tie;     //!< ArrivalTie, the uid of a first event, or LocalTie
         EventImpl* impl;  //!< the event (Scheduler::Event::impl)
         uint32_t uid;     //!< Scheduler::EventKey::m_uid
         uint32_t context; //!< Scheduler::EventKey::m_context

@@ -14,6 +14,7 @@
 #include "ns3/fabric-simulator-impl.h"
 #include "ns3/make-event.h"
 #include "ns3/nstime.h"
+#include "ns3/quad-heap-scheduler.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-runner.h"
 #include "ns3/simulator.h"
@@ -65,10 +66,12 @@ struct Observed
  * (until 300 ns): in its own context 0 to 3 ns ahead (many ties); in
  * another context as the windows allow (from a batched context a frame's
  * arrival Lookahead + 0 to 4 ns ahead; into a batched context from one of
- * the global order a frame's arrival 0 to 8 ns ahead; any event 0 to 8 ns
- * ahead from no context, or into a context of the global order or none
- * from one); or cancels or removes one of its context's pending events. Only a context's first
- * 1,500 events spawn (a count of its own, the same either way). An event without context
+ * the global order a frame's arrival 0 to 8 ns ahead; into no context
+ * from a context of the global order a first event 0 to 8 ns ahead; any
+ * event, or a first event, 0 to 8 ns ahead from no context, or into a
+ * context of the global order from one); or cancels or removes one of its
+ * context's pending events. Only a context's first 1,500 events spawn (a
+ * count of its own, the same either way). An event without context
  * records every context's state (it must see the global order's). The
  * 600th event of the global order's contexts stops the run, which resumes.
  */
@@ -161,9 +164,17 @@ RunProgram(uint64_t seed, bool windows)
                                                          MakeEvent(run)));
                     break;
                 }
-                Simulator::ScheduleWithContext(target,
-                                               TimeStep(static_cast<int64_t>(rng.Below(8001))),
-                                               run);
+                const Time delay = TimeStep(static_cast<int64_t>(rng.Below(8001)));
+                if (target == Simulator::NO_CONTEXT &&
+                    (ctx != Simulator::NO_CONTEXT || rng.Below(2)))
+                {
+                    // A first event: the global order's contexts may
+                    // schedule no other event of no context (events of no
+                    // context may schedule either kind).
+                    QuadHeapScheduler::ScheduleFirst(delay, run);
+                    break;
+                }
+                Simulator::ScheduleWithContext(target, delay, run);
                 break;
             }
             case 1:
@@ -261,6 +272,7 @@ enum class Act
 {
     ARRIVAL, //!< a frame's arrival in the target context
     EVENT,   //!< another event there
+    FIRST,   //!< a first event (no context)
     STOP,    //!< stop the run
 };
 
@@ -284,6 +296,9 @@ BreakTheWindow(uint32_t from, Act act, uint32_t target, int64_t delay)
             break;
         case Act::EVENT:
             Simulator::ScheduleWithContext(target, TimeStep(delay), []() {});
+            break;
+        case Act::FIRST:
+            QuadHeapScheduler::ScheduleFirst(TimeStep(delay), []() {});
         }
     });
     Simulator::ScheduleWithContext(0, TimeStep(2000), []() {});
@@ -295,10 +310,11 @@ BreakTheWindow(uint32_t from, Act act, uint32_t target, int64_t delay)
 // Expected: an error naming the rule for a batched context's frame arrival
 // 4 ns ahead (inside the 5 ns window) in another batched context or one of
 // the global order, its other events into another context or none (however
-// late), another context's events other than arrivals into a batched one,
-// and a batched context's stop; none for arrivals a lookahead ahead, for
-// what the global order's contexts may do, and for a batched context's own
-// events.
+// late, a first event too), another context's events other than arrivals
+// into a batched one, an event of no context other than a first event from
+// a context of the global order, and a batched context's stop; none for
+// arrivals a lookahead ahead, for what the global order's contexts may do,
+// and for a batched context's own events.
 TEST(LookaheadWindowsDeathTest, BreakingTheWindowsRuleEndsTheRunWithAnError)
 {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
@@ -309,13 +325,15 @@ TEST(LookaheadWindowsDeathTest, BreakingTheWindowsRuleEndsTheRunWithAnError)
     EXPECT_DEATH(BreakTheWindow(1, Act::EVENT, 2, 9000), other);
     EXPECT_DEATH(BreakTheWindow(1, Act::EVENT, 0, 9000), other);
     EXPECT_DEATH(BreakTheWindow(1, Act::EVENT, Simulator::NO_CONTEXT, 9000), "without context");
+    EXPECT_DEATH(BreakTheWindow(1, Act::FIRST, 0, 9000), "without context");
     EXPECT_DEATH(BreakTheWindow(0, Act::EVENT, 2, 9000), other);
+    EXPECT_DEATH(BreakTheWindow(0, Act::EVENT, Simulator::NO_CONTEXT, 9000), "than a first event");
     EXPECT_DEATH(BreakTheWindow(1, Act::STOP, 0, 0), "stops the run");
     BreakTheWindow(1, Act::ARRIVAL, 2, kLookahead);
     BreakTheWindow(1, Act::ARRIVAL, 0, kLookahead);
     BreakTheWindow(1, Act::EVENT, 1, 0);
     BreakTheWindow(0, Act::ARRIVAL, 2, 0);
-    BreakTheWindow(0, Act::EVENT, Simulator::NO_CONTEXT, 0);
+    BreakTheWindow(0, Act::FIRST, Simulator::NO_CONTEXT, 0);
     BreakTheWindow(Simulator::NO_CONTEXT, Act::EVENT, 2, 0);
 }
 

@@ -197,9 +197,9 @@ TEST_P(QuadHeapWheel, HandsOutAsASortedSetWhereverEventsWait)
         buckets *= 2;
     }
     const uint64_t horizon = width * buckets;
-    // The documented order within a timestamp: events of no context by
-    // uid (tie: the uid), then arrivals by (node, ifIndex) (tie: bit 62,
-    // node << 32, ifIndex), then other events by uid (tie: bit 63, uid).
+    // The documented order within a timestamp: first events by uid (tie:
+    // the uid), then arrivals by (node, ifIndex) (tie: bit 62, node << 32,
+    // ifIndex), then other events by uid (tie: bit 63, uid).
     using WKey = std::tuple<uint64_t, uint64_t, uint32_t>; // (ts, tie, uid)
     constexpr uint64_t kLocalTie = uint64_t{1} << 63;
     constexpr uint64_t kArrivalTie = uint64_t{1} << 62;
@@ -227,7 +227,7 @@ TEST_P(QuadHeapWheel, HandsOutAsASortedSetWhereverEventsWait)
         }
         if (kind == 2)
         {
-            s->Push(ts, u, kNoContext, fake(u)); // no context
+            s->PushFirst(ts, u, fake(u)); // a first event (no context)
             pending.emplace(ts, u, u);
             return;
         }
@@ -251,12 +251,15 @@ TEST_P(QuadHeapWheel, HandsOutAsASortedSetWhereverEventsWait)
         const QuadHeapScheduler::Next next = s->Pop();
         ASSERT_EQ(next.ts, ts);
         ASSERT_EQ(next.impl, fake(u));
-        // An arrival runs as uid RESERVED (3), with its node as context.
+        // Arrivals and first events run as uid RESERVED (3), an arrival
+        // with its node as context, a first event with none.
         const bool arrival = (tie >> 62) == 1;
-        const uint32_t context = (tie & kLocalTie) ? 7U : kNoContext;
-        ASSERT_EQ(next.uid, arrival ? uint32_t{3} : u);
+        const bool local = (tie & kLocalTie) != 0;
+        ASSERT_EQ(next.uid, local ? u : uint32_t{3});
         ASSERT_EQ(next.context,
-                  arrival ? static_cast<uint32_t>((tie >> 32) & 0x3fffffff) : context);
+                  local     ? 7U
+                  : arrival ? static_cast<uint32_t>((tie >> 32) & 0x3fffffff)
+                            : kNoContext);
         pending.erase(pending.begin());
         now = std::max(now, ts);
     };
@@ -380,18 +383,19 @@ TEST_P(QuadHeapUnder, SimulatorRunsTiesInScheduleOrderAndSkipsCancelled)
 // on when it was scheduled: in one process that is when the sender starts
 // the frame, on MPI ranks when the message comes (up to one step before
 // the arrival). Three local events of node 5 at 10 ns (uids in scheduling
-// order, run in that order), two events of no context at 10 ns scheduled
-// after them, and four arrivals at 10 ns at (node, ifIndex) = (2, 1),
-// (1, 3), (2, 0), (1, 1), scheduled either at 0 ns before the others, or
-// late, from an event at 10 ns - 1 ps, in the opposite order. Expected
-// both ways: the events of no context first, in uid order (g0, g1); then
-// the arrivals by (node, ifIndex): (1,1) (1,3) (2,0) (2,1); then the
-// locals 0, 1, 2. Uid order alone would run the early arrivals first in
-// insertion order and the late ones after the others, and the events of
-// no context after the locals. The first arrival cancels local 1:
+// order, run in that order), after them an event of no context (r) and two
+// first events (ScheduleFirst: f0, f1) at 10 ns, and four arrivals at 10 ns
+// at (node, ifIndex) = (2, 1), (1, 3), (2, 0), (1, 1), scheduled either at
+// 0 ns before the others, or late, from an event at 10 ns - 1 ps, in the
+// opposite order. Expected both ways: the first events first, in uid order
+// (f0, f1); then the arrivals by (node, ifIndex): (1,1) (1,3) (2,0) (2,1);
+// then the locals 0, 2 and r in uid order. Uid order alone would run the
+// early arrivals first in insertion order and the late ones after the
+// others, and the first events last. The first arrival cancels local 1:
 // scheduled before it (smaller uid) and not run yet, so not expired (an
-// arrival runs as uid RESERVED), and the cancel must hold.
-TEST_P(QuadHeapUnder, NoContextFirstThenArrivalsByNodeAndInterfaceWhenEverScheduled)
+// arrival runs as uid RESERVED, as do first events), and the cancel must
+// hold.
+TEST_P(QuadHeapUnder, FirstEventsThenArrivalsByNodeAndInterfaceWhenEverScheduled)
 {
     auto run = [](bool late) {
         Start();
@@ -435,10 +439,13 @@ TEST_P(QuadHeapUnder, NoContextFirstThenArrivalsByNodeAndInterfaceWhenEverSchedu
                     local1 = id;
                 }
             }
+            Simulator::ScheduleWithContext(Simulator::NO_CONTEXT, at, [&ran]() {
+                ran.push_back("r");
+            });
             for (int i = 0; i < 2; ++i)
             {
-                Simulator::ScheduleWithContext(Simulator::NO_CONTEXT, at, [&ran, i]() {
-                    ran.push_back("g" + std::to_string(i));
+                QuadHeapScheduler::ScheduleFirst(at, [&ran, i]() {
+                    ran.push_back("f" + std::to_string(i));
                 });
             }
             if (late)
@@ -450,7 +457,8 @@ TEST_P(QuadHeapUnder, NoContextFirstThenArrivalsByNodeAndInterfaceWhenEverSchedu
         Simulator::Destroy();
         return ran;
     };
-    const std::vector<std::string> expected = {"g0", "g1", "1,1", "1,3", "2,0", "2,1", "0", "2"};
+    const std::vector<std::string> expected =
+        {"f0", "f1", "1,1", "1,3", "2,0", "2,1", "0", "2", "r"};
     EXPECT_EQ(run(false), expected);
     EXPECT_EQ(run(true), expected);
 }
