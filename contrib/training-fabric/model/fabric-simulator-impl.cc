@@ -626,7 +626,7 @@ FabricSimulatorImpl::SetSlot(uint32_t slot,
         {
             m_quad->PushArrival(ts,
                                 uid,
-                                static_cast<uint32_t>(arrivalTie >> 32),
+                                context, // an arrival's context is its node
                                 static_cast<uint32_t>(arrivalTie),
                                 tagged);
         }

@@ -264,11 +264,12 @@ PathMonitor::SyncHops() const
         m_flows[i].hops.clear();
         m_flows[i].hops.reserve(count[i]); // exactly: many flows, few hops each
     }
-    // Each flow's hops in the order it first used them, by time, and by
-    // port among hops first used at one time: an order that does not
-    // depend on the order in which the simulator ran the events of one
-    // time, or of one lookahead window (FabricSimulatorImpl's windows run
-    // switches' events a switch at a time).
+    // Each flow's hops in the order it first used them: by time, then by
+    // switch, then as the switch first used them (its events run in the
+    // same order whatever the simulator). Not simply as first observed:
+    // lookahead windows (FabricSimulatorImpl) run switches' events a switch
+    // at a time, so two switches' first uses within one window may be
+    // observed in either order.
     std::vector<std::vector<int64_t>> first(m_flows.size());
     for (std::size_t i = 0; i < m_flows.size(); ++i)
     {
@@ -296,7 +297,9 @@ PathMonitor::SyncHops() const
             order[j] = j;
         }
         std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-            return ts[a] != ts[b] ? ts[a] < ts[b] : hops[a].dev < hops[b].dev;
+            const uint32_t na = m_ports[hops[a].dev].node;
+            const uint32_t nb = m_ports[hops[b].dev].node;
+            return ts[a] != ts[b] ? ts[a] < ts[b] : na != nb ? na < nb : a < b;
         });
         std::vector<Hop> sorted;
         sorted.reserve(hops.size());

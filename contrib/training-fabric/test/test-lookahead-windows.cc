@@ -14,6 +14,7 @@
 #include "ns3/fabric-simulator-impl.h"
 #include "ns3/make-event.h"
 #include "ns3/nstime.h"
+#include "ns3/path-monitor.h"
 #include "ns3/quad-heap-scheduler.h"
 #include "ns3/scenario-config.h"
 #include "ns3/scenario-runner.h"
@@ -338,7 +339,8 @@ TEST(LookaheadWindowsDeathTest, BreakingTheWindowsRuleEndsTheRunWithAnError)
 }
 
 /// Every output file of \p text run with `windows` \p windows, by name
-/// (summary.json without its wall-time and memory lines).
+/// (summary.json without its wall-time and memory lines), and the path
+/// monitor's flows' hops as "(monitor hops)".
 std::map<std::string, std::string>
 RunScenario(const std::string& text, bool windows)
 {
@@ -347,10 +349,25 @@ RunScenario(const std::string& text, bool windows)
     run.Build();
     run.Run();
     EXPECT_EQ(run.GetTotals().windowed, windows);
+    std::map<std::string, std::string> files;
+    if (run.GetMonitor())
+    {
+        // The monitor's flows as its API gives them: each flow's hops in
+        // order of first use (paths.csv follows them switch by switch).
+        std::ostringstream hops;
+        for (const PathMonitor::Flow& f : run.GetMonitor()->GetFlows())
+        {
+            for (const PathMonitor::Hop& h : f.hops)
+            {
+                hops << h.dev << ":" << h.frames << " ";
+            }
+            hops << "\n";
+        }
+        files["(monitor hops)"] = hops.str();
+    }
     const std::string dir = ::testing::TempDir() + "lookahead-windows"; // plots.gp names it
     std::filesystem::remove_all(dir);
     run.WriteOutputs(dir);
-    std::map<std::string, std::string> files;
     for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
     {
         if (!e.is_regular_file() || e.path().extension() == ".png")
