@@ -153,14 +153,18 @@ FabricSimulatorImpl::DoDispose()
         }
         q.heap.clear();
     }
-    for (const WindowEvent& e : m_global)
+    for (const std::vector<WindowEvent>* held : {&m_global, &m_outbox})
     {
-        if (!e.fn)
+        for (const WindowEvent& e : *held)
         {
-            static_cast<EventImpl*>(e.obj)->Unref();
+            if (!e.fn)
+            {
+                static_cast<EventImpl*>(e.obj)->Unref();
+            }
         }
     }
     m_global.clear();
+    m_outbox.clear();
     if (m_events)
     {
         while (!m_events->IsEmpty())

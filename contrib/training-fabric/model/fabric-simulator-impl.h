@@ -332,6 +332,8 @@ class FabricSimulatorImpl : public SimulatorImpl
     void WindowPush(std::vector<WindowEvent>* queue, const WindowEvent& e);
     /// Run \p e (taken out of its queue).
     void WindowInvoke(const WindowEvent& e);
+    /// Put m_outbox's events into their queues.
+    void FlushOutbox();
     /// Move every pending event to where WindowQueueOf puts it.
     void SortIntoWindowQueues();
     /// Move the window queues' events back into the quad heap (before a scheduler change).
@@ -424,12 +426,16 @@ class FabricSimulatorImpl : public SimulatorImpl
     std::vector<WindowQueue> m_queues;    //!< batched contexts' events
     std::vector<uint32_t> m_activeQueues; //!< m_queues with events (and some emptied)
     std::vector<WindowEvent> m_global;    //!< global events (no context), a min-heap
-    Key m_windowEnd{0};                   //!< the round's events are before this key
-    uint32_t m_batchContext{0};           //!< the context running in Phase::BATCHED
-    Key m_orderedKey{0};                  //!< key of the global order's event running now
-    Key m_lastKey{0};                     //!< the latest key run while windowed
-    uint32_t m_lastUid{0};                //!< its event's uid as run
-    uint32_t m_lastContext{0};            //!< and context
+    /// Frame arrivals batched contexts send each other in a round (each
+    /// lands at or after its end): put into their queues after the round's
+    /// batched phase, a few ahead prefetched, not one cold queue per frame.
+    std::vector<WindowEvent> m_outbox;
+    Key m_windowEnd{0};         //!< the round's events are before this key
+    uint32_t m_batchContext{0}; //!< the context running in Phase::BATCHED
+    Key m_orderedKey{0};        //!< key of the global order's event running now
+    Key m_lastKey{0};           //!< the latest key run while windowed
+    uint32_t m_lastUid{0};      //!< its event's uid as run
+    uint32_t m_lastContext{0};  //!< and context
     /// The run loops advise the heap's growth when the event count has these bits clear.
     static constexpr uint64_t kHeapCheckMask = (uint64_t{1} << 16) - 1;
 

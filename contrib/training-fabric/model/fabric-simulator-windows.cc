@@ -151,6 +151,11 @@ FabricSimulatorImpl::WindowPush(std::vector<WindowEvent>* queue, const WindowEve
     {
         m_windowEnd = e.key; // the round ends at it
     }
+    if (m_phase == Phase::BATCHED && e.context != m_currentContext)
+    {
+        m_outbox.push_back(e); // an arrival elsewhere, at or after the round's end
+        return;
+    }
     queue->push_back(e);
     std::push_heap(queue->begin(), queue->end(), LaterFirst{});
     if (queue != &m_global)
@@ -188,6 +193,35 @@ FabricSimulatorImpl::WindowInvoke(const WindowEvent& e)
     {
         ProcessEventsWithContext();
     }
+}
+
+void
+FabricSimulatorImpl::FlushOutbox()
+{
+    // Each push reads its queue's vector and the heap's last entries, cold
+    // in a large fabric: fetch them a few pushes ahead.
+    constexpr std::size_t kAhead = 8;
+    const std::size_t n = m_outbox.size();
+    for (std::size_t i = 0; i < std::min(n, 2 * kAhead); ++i)
+    {
+        __builtin_prefetch(&m_queues[m_batchIndex[m_outbox[i].context]]);
+    }
+    for (std::size_t i = 0; i < n; ++i)
+    {
+        if (i + 2 * kAhead < n)
+        {
+            __builtin_prefetch(&m_queues[m_batchIndex[m_outbox[i + 2 * kAhead].context]]);
+        }
+        if (i + kAhead < n)
+        {
+            const std::vector<WindowEvent>& heap =
+                m_queues[m_batchIndex[m_outbox[i + kAhead].context]].heap;
+            __builtin_prefetch(heap.data() + heap.size(), 1);
+        }
+        const WindowEvent& e = m_outbox[i];
+        WindowPush(&m_queues[m_batchIndex[e.context]].heap, e);
+    }
+    m_outbox.clear();
 }
 
 void
@@ -410,6 +444,7 @@ FabricSimulatorImpl::RunWindowed()
             latest(key, m_currentUid, m_currentContext);
         }
         m_phase = Phase::NONE;
+        FlushOutbox();
         if (m_stop)
         {
             break;
