@@ -142,20 +142,20 @@ FabricSimulatorImpl::DoDispose()
     }
     ProcessEventsWithContext();
     m_slotEvents.clear(); // slot events hold no reference
+    // Moved out first: an event's destructor may call the simulator.
+    std::vector<std::vector<WindowEvent>> held;
     for (WindowQueue& q : m_queues)
     {
-        for (const WindowEvent& e : q.heap)
-        {
-            if (!e.fn)
-            {
-                static_cast<EventImpl*>(e.obj)->Unref();
-            }
-        }
+        held.push_back(std::move(q.heap));
         q.heap.clear();
     }
-    for (const std::vector<WindowEvent>* held : {&m_global, &m_outbox})
+    held.push_back(std::move(m_global));
+    held.push_back(std::move(m_outbox));
+    m_global.clear();
+    m_outbox.clear();
+    for (const std::vector<WindowEvent>& events : held)
     {
-        for (const WindowEvent& e : *held)
+        for (const WindowEvent& e : events)
         {
             if (!e.fn)
             {
@@ -163,8 +163,6 @@ FabricSimulatorImpl::DoDispose()
             }
         }
     }
-    m_global.clear();
-    m_outbox.clear();
     if (m_events)
     {
         while (!m_events->IsEmpty())
@@ -719,7 +717,10 @@ void
 FabricSimulatorImpl::Stop(const Time& delay)
 {
     NS_LOG_FUNCTION(this << delay.GetTimeStep());
-    Simulator::Schedule(delay, &Simulator::Stop);
+    // As an event of no context (the same uid and order as Schedule's): a
+    // stop scheduled between two runs would otherwise take the context of
+    // the last event run, which may be one that lookahead windows batch.
+    Simulator::ScheduleWithContext(Simulator::NO_CONTEXT, delay, &Simulator::Stop);
 }
 
 EventId

@@ -128,6 +128,18 @@ FabricSimulatorImpl::CheckCrossContext(uint32_t context, Key key) const
                             key);
         }
     }
+    else if (m_phase == Phase::ORDERED && key <= m_orderedKey &&
+             (context == Simulator::NO_CONTEXT ||
+              (context < m_batchIndex.size() && m_batchIndex[context] != kNotBatched)))
+    {
+        // A first event or an arrival now sorts below the running event: the
+        // global order would run it before batched events of this instant
+        // that this round runs later.
+        WindowViolation("schedules an event before itself (a first event or an arrival "
+                        "in its own instant)",
+                        context,
+                        key);
+    }
     else if (context == Simulator::NO_CONTEXT)
     {
         if (QuadHeapScheduler::IsLocalTie(tie))

@@ -56,6 +56,11 @@ void
 PathMonitor::DoDispose()
 {
     m_binEvent.Cancel();
+    if (m_restartEvent)
+    {
+        m_restartEvent->Cancel(); // it would call a disposed monitor
+        m_restartEvent = nullptr;
+    }
     for (auto& probe : m_probes)
     {
         probe->Dispose();
@@ -142,7 +147,9 @@ PathMonitor::MoveBin(int64_t ts)
         m_idle = false;
         m_quietBins = 0;
         m_binEvent = EventId();
-        QuadHeapScheduler::ScheduleFirst(TimeStep(m_binEndTs - ts), &PathMonitor::SampleBin, this);
+        EventImpl* restart = MakeEvent(&PathMonitor::SampleBin, this);
+        m_restartEvent = restart; // Finish and DoDispose cancel it
+        QuadHeapScheduler::ScheduleFirst(TimeStep(m_binEndTs - ts), restart);
     }
 }
 
@@ -176,12 +183,17 @@ PathMonitor::SampleBin()
 bool
 PathMonitor::AccountPause(uint32_t bin)
 {
-    bool paused = false;
+    // Active: a port paused in the bin, or sending, or with frames queued
+    // (behind a slow link a port may start frames further apart than the
+    // quiet limit; sampling then restarts from a host, or an event of no
+    // context, never from a switch's event, which lookahead windows run
+    // batched).
+    bool active = false;
     for (auto& probe : m_probes)
     {
-        paused = probe->SamplePause(bin) != 0 || paused;
+        active = probe->SamplePause(bin) != 0 || probe->IsBacklogged() || active;
     }
-    return paused;
+    return active;
 }
 
 void
@@ -189,6 +201,10 @@ PathMonitor::Finish()
 {
     NS_LOG_FUNCTION(this);
     m_binEvent.Cancel();
+    if (m_restartEvent)
+    {
+        m_restartEvent->Cancel();
+    }
     m_idle = false;
     const uint32_t bin =
         static_cast<uint32_t>(Simulator::Now().GetTimeStep() / m_bin.GetTimeStep());

@@ -365,6 +365,8 @@ class PathMonitor : public Object, private FabricTxObserver
     std::vector<int64_t> m_hopFirst; //!< m_hopKeys' first use, in time steps
     mutable bool m_hopsSynced{true}; //!< the flows' hops equal the table
     EventId m_binEvent;
+    /// The restart of sampling after a quiet stop (a first event: no EventId).
+    Ptr<EventImpl> m_restartEvent;
     uint32_t m_bins{0};
     int64_t m_binStartTs{-1}; //!< start of the cached bin, in time steps
     int64_t m_binEndTs{-1};   //!< its end (exclusive), in time steps

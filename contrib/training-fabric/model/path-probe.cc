@@ -154,6 +154,12 @@ PathProbe::AbsorbBins(std::vector<LinkBin> bins)
     m_bins = std::move(bins);
 }
 
+bool
+PathProbe::IsBacklogged() const
+{
+    return m_dev && (m_dev->IsBusy() || m_dev->GetTotalQueueBytes() > 0);
+}
+
 int64_t
 PathProbe::SamplePause(uint32_t bin)
 {

@@ -86,6 +86,8 @@ class PathProbe : public Object
      * \return that time, in ps
      */
     int64_t SamplePause(uint32_t bin);
+    /// \return true while the port is sending or has frames queued
+    bool IsBacklogged() const;
     /// Start bin \p bin, moving the current one to the series if it holds anything.
     void Roll(uint32_t bin);
     /// Move the current bin to the series. Call when the simulation has ended.

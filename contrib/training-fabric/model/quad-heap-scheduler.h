@@ -6,6 +6,7 @@
 #ifndef QUAD_HEAP_SCHEDULER_H
 #define QUAD_HEAP_SCHEDULER_H
 
+#include "ns3/abort.h"
 #include "ns3/assert.h"
 #include "ns3/nstime.h"
 #include "ns3/scheduler.h"
@@ -202,7 +203,8 @@ class QuadHeapScheduler : public Scheduler
     /// \return the tie of an arrival at device \p ifIndex of node \p node
     static uint64_t ArrivalTie(uint32_t node, uint32_t ifIndex)
     {
-        NS_ASSERT_MSG(node < (1U << 30), "QuadHeapScheduler: node id " << node << " too large");
+        NS_ABORT_MSG_UNLESS(node < (1U << 30),
+                            "QuadHeapScheduler: node id " << node << " too large");
         return kArrival | (uint64_t{node} << 32) | ifIndex;
     }
 

@@ -156,16 +156,22 @@ RunProgram(uint64_t seed, bool windows)
                     {
                         break;
                     }
+                    // (Never in the running event's own instant: an
+                    // arrival there would sort before it.)
                     const int64_t delay = batched
                                               ? kLookahead + static_cast<int64_t>(rng.Below(4000))
-                                              : static_cast<int64_t>(rng.Below(8001));
+                                              : 1 + static_cast<int64_t>(rng.Below(8000));
                     EXPECT_TRUE(sim->ScheduleArrivalFast(target,
                                                          static_cast<uint32_t>(child),
                                                          TimeStep(delay),
                                                          MakeEvent(run)));
                     break;
                 }
-                const Time delay = TimeStep(static_cast<int64_t>(rng.Below(8001)));
+                // From a context of the global order, a first event is
+                // never in the running event's own instant (it would sort
+                // before it); from no context it may be.
+                const Time delay = TimeStep(static_cast<int64_t>(
+                    ctx == Simulator::NO_CONTEXT ? rng.Below(8001) : 1 + rng.Below(8000)));
                 if (target == Simulator::NO_CONTEXT &&
                     (ctx != Simulator::NO_CONTEXT || rng.Below(2)))
                 {
@@ -313,9 +319,11 @@ BreakTheWindow(uint32_t from, Act act, uint32_t target, int64_t delay)
 // the global order, its other events into another context or none (however
 // late, a first event too), another context's events other than arrivals
 // into a batched one, an event of no context other than a first event from
-// a context of the global order, and a batched context's stop; none for
-// arrivals a lookahead ahead, for what the global order's contexts may do,
-// and for a batched context's own events.
+// a context of the global order, a first event or an arrival into a
+// batched context that a context of the global order schedules in its own
+// instant (it would sort before the running event), and a batched
+// context's stop; none for arrivals a lookahead ahead, for what the global
+// order's contexts may do, and for a batched context's own events.
 TEST(LookaheadWindowsDeathTest, BreakingTheWindowsRuleEndsTheRunWithAnError)
 {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
@@ -329,12 +337,15 @@ TEST(LookaheadWindowsDeathTest, BreakingTheWindowsRuleEndsTheRunWithAnError)
     EXPECT_DEATH(BreakTheWindow(1, Act::FIRST, 0, 9000), "without context");
     EXPECT_DEATH(BreakTheWindow(0, Act::EVENT, 2, 9000), other);
     EXPECT_DEATH(BreakTheWindow(0, Act::EVENT, Simulator::NO_CONTEXT, 9000), "than a first event");
+    EXPECT_DEATH(BreakTheWindow(0, Act::ARRIVAL, 2, 0), "before itself");
+    EXPECT_DEATH(BreakTheWindow(0, Act::FIRST, Simulator::NO_CONTEXT, 0), "before itself");
     EXPECT_DEATH(BreakTheWindow(1, Act::STOP, 0, 0), "stops the run");
     BreakTheWindow(1, Act::ARRIVAL, 2, kLookahead);
     BreakTheWindow(1, Act::ARRIVAL, 0, kLookahead);
     BreakTheWindow(1, Act::EVENT, 1, 0);
-    BreakTheWindow(0, Act::ARRIVAL, 2, 0);
-    BreakTheWindow(0, Act::FIRST, Simulator::NO_CONTEXT, 0);
+    BreakTheWindow(0, Act::ARRIVAL, 2, 1);
+    BreakTheWindow(0, Act::FIRST, Simulator::NO_CONTEXT, 1);
+    BreakTheWindow(0, Act::ARRIVAL, 0, 0); // into the global order: as without windows
     BreakTheWindow(Simulator::NO_CONTEXT, Act::EVENT, 2, 0);
 }
 
@@ -400,7 +411,10 @@ RunScenario(const std::string& text, bool windows)
 // whose link goes down and up (global events), with the path monitor's
 // small bins (a global event every 2 us, and sampling that stops and
 // restarts); and a ring all-reduce (hosts that start each other's sends
-// at once) on a leaf-spine with PFC and the monitor.
+// at once) on a leaf-spine with PFC and the monitor; and a leaf-spine whose
+// spine link drops to 1 Gb/s (a 4 KB frame then takes 33 us, more than
+// the monitor's quiet limit of two 10 us bins: sampling must not stop,
+// and restart from the spine's event, while the spine still has frames).
 TEST(LookaheadWindows, ScenariosGiveTheSameFilesWithAndWithoutWindows)
 {
     const std::vector<std::string> scenarios = {
@@ -421,6 +435,13 @@ TEST(LookaheadWindows, ScenariosGiveTheSameFilesWithAndWithoutWindows)
                          "algorithm": "ring", "bytes": "1MB", "group": [0, 4, 1, 5, 2, 6, 3, 7],
                          "chunks": 2, "iterations": 2},
             "monitor": {"enabled": true, "bin": "5us"},
+            "stop": "10ms"})",
+        R"({"name": "w3", "topology": {"type": "leaf-spine", "leaves": 2, "spines": 1,
+             "hosts_per_leaf": 2, "host_link": {"rate": "100Gbps", "delay": "1us"},
+             "fabric_link": {"rate": "100Gbps", "delay": "1us"}},
+            "workload": {"type": "permutation", "bytes": "64KB"},
+            "monitor": {"enabled": true, "bin": "10us"},
+            "events": [{"at": "2us", "link": [4, 6], "rate": "1Gbps"}],
             "stop": "10ms"})",
     };
     for (const std::string& text : scenarios)
