@@ -94,6 +94,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"monitor_plots_string",
                 {"monitor.plots=\"no\""},
                 {"monitor.plots: expected true or false, got \"no\""}},
+        BadCase{"windows_number", {"windows=1"}, {"windows: expected true or false, got 1"}},
         BadCase{"sync_word",
                 {"workload={\"type\": \"collective\", \"collective\": \"all-reduce\", "
                  "\"group\": [0, 1], \"bytes\": \"1MB\", \"sync\": \"ranks\"}"},
