@@ -312,21 +312,11 @@ FabricSimulatorImpl::DrainWindowQueues()
         {
             EventImpl* impl = e.fn ? new SlotEventImpl(e.fn, e.obj) // the scheduler's reference
                                    : static_cast<EventImpl*>(e.obj);
-            const uint64_t ts = static_cast<uint64_t>(e.key >> 64);
-            const uint64_t tie = static_cast<uint64_t>(e.key);
-            if (QuadHeapScheduler::IsArrivalTie(tie))
-            {
-                // An arrival's context is its node.
-                m_quad->PushArrival(ts, e.uid, e.context, static_cast<uint32_t>(tie), impl);
-            }
-            else if (!QuadHeapScheduler::IsLocalTie(tie))
-            {
-                m_quad->PushFirst(ts, e.uid, impl);
-            }
-            else
-            {
-                m_quad->Push(ts, e.uid, e.context, impl);
-            }
+            m_quad->PushWithTie(static_cast<uint64_t>(e.key >> 64),
+                                static_cast<uint64_t>(e.key),
+                                e.uid,
+                                e.context,
+                                impl);
         }
         heap.clear();
     };
@@ -579,7 +569,7 @@ FabricSimulatorImpl::Stop()
     NS_LOG_FUNCTION(this);
     if (m_phase == Phase::BATCHED)
     {
-        WindowViolation("stops the run", m_batchContext, MakeKey(m_currentTs, 0));
+        WindowViolation("stops the run", m_currentContext, MakeKey(m_currentTs, 0));
     }
     m_stop = true;
 }
@@ -597,13 +587,8 @@ FabricSimulatorImpl::Stop(const Time& delay)
 EventId
 FabricSimulatorImpl::Schedule(const Time& delay, EventImpl* event)
 {
-    NS_ASSERT_MSG(m_mainThreadId == std::this_thread::get_id(),
-                  "Simulator::Schedule Thread-unsafe invocation!");
     NS_ASSERT_MSG(delay.IsPositive(), "FabricSimulatorImpl::Schedule(): Negative delay");
-    const uint64_t ts = m_currentTs + static_cast<uint64_t>(delay.GetTimeStep());
-    const uint32_t uid = m_uid; // the one ScheduleFast gives
-    ScheduleFast(m_currentContext, delay, event);
-    return EventId(event, ts, m_currentContext, uid);
+    return ScheduleInContext(m_currentContext, delay, event); // (checks the thread)
 }
 
 void

@@ -430,12 +430,11 @@ class FabricSimulatorImpl : public SimulatorImpl
     /// lands at or after its end): put into their queues after the round's
     /// batched phase, a few ahead prefetched, not one cold queue per frame.
     std::vector<WindowEvent> m_outbox;
-    Key m_windowEnd{0};         //!< the round's events are before this key
-    uint32_t m_batchContext{0}; //!< the context running in Phase::BATCHED
-    Key m_orderedKey{0};        //!< key of the global order's event running now
-    Key m_lastKey{0};           //!< the latest key run while windowed
-    uint32_t m_lastUid{0};      //!< its event's uid as run
-    uint32_t m_lastContext{0};  //!< and context
+    Key m_windowEnd{0};        //!< the round's events are before this key
+    Key m_orderedKey{0};       //!< key of the global order's event running now
+    Key m_lastKey{0};          //!< the latest key run while windowed
+    uint32_t m_lastUid{0};     //!< its event's uid as run
+    uint32_t m_lastContext{0}; //!< and context
     /// The run loops advise the heap's growth when the event count has these bits clear.
     static constexpr uint64_t kHeapCheckMask = (uint64_t{1} << 16) - 1;
 

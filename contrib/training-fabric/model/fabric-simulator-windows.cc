@@ -279,19 +279,7 @@ FabricSimulatorImpl::SortIntoWindowQueues()
     }
     for (const Kept& k : kept)
     {
-        if (QuadHeapScheduler::IsArrivalTie(k.tie))
-        {
-            // An arrival's context is its node.
-            m_quad->PushArrival(k.ts, k.uid, k.context, static_cast<uint32_t>(k.tie), k.impl);
-        }
-        else if (!QuadHeapScheduler::IsLocalTie(k.tie))
-        {
-            m_quad->PushFirst(k.ts, k.uid, k.impl);
-        }
-        else
-        {
-            m_quad->Push(k.ts, k.uid, k.context, k.impl);
-        }
+        m_quad->PushWithTie(k.ts, k.tie, k.uid, k.context, k.impl);
     }
 
     struct KeptSlot
@@ -416,12 +404,8 @@ FabricSimulatorImpl::RunWindowed()
         // 1. The global order's contexts, up to the window's end or a stop.
         m_phase = Phase::ORDERED;
         const uint64_t before = m_eventCount;
-        RunMergedLoop<true>();
+        RunMergedLoop<true>(); // (SetScheduler from an event aborts: m_quad stays)
         m_phase = Phase::NONE;
-        if (!m_quad)
-        {
-            return; // an event changed the scheduler (SetScheduler drained the queues)
-        }
         if (m_eventCount != before)
         {
             latest(m_orderedKey, m_currentUid, m_currentContext);
@@ -438,7 +422,6 @@ FabricSimulatorImpl::RunWindowed()
             {
                 continue;
             }
-            m_batchContext = wq.context;
             if (m_prefetchDistance != 0)
             {
                 PrefetchQueues(i, n);

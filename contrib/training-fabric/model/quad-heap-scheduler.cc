@@ -183,7 +183,17 @@ QuadHeapScheduler::PushArrival(uint64_t ts,
 void
 QuadHeapScheduler::PushFirst(uint64_t ts, uint32_t uid, EventImpl* impl)
 {
-    if (Add(Entry{ts, uint64_t{uid}, impl, uid, Simulator::NO_CONTEXT}))
+    PushWithTie(ts, uint64_t{uid}, uid, Simulator::NO_CONTEXT, impl);
+}
+
+void
+QuadHeapScheduler::PushWithTie(uint64_t ts,
+                               uint64_t tie,
+                               uint32_t uid,
+                               uint32_t context,
+                               EventImpl* impl)
+{
+    if (Add(Entry{ts, tie, impl, uid, context}))
     {
         UpdateTop();
     }

@@ -251,6 +251,13 @@ class QuadHeapScheduler : public Scheduler
 
     /// Push of a first event (see ScheduleFirst): what Push does with its key.
     void PushFirst(uint64_t ts, uint32_t uid, EventImpl* impl);
+    /**
+     * Push of an event that keeps the tie \p tie it had here (an
+     * ArrivalTie, a first event's or a LocalTie; \p context an arrival's
+     * node, NO_CONTEXT for a first event): what PushArrival, PushFirst or
+     * Push did with it.
+     */
+    void PushWithTie(uint64_t ts, uint64_t tie, uint32_t uid, uint32_t context, EventImpl* impl);
 
   private:
     /// Set in the tie key of every event that is neither an arrival nor a
