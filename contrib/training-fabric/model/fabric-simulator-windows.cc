@@ -277,6 +277,10 @@ FabricSimulatorImpl::SortIntoWindowQueues()
                 WindowEvent{MakeKey(ts, tie), nullptr, next.impl, nullptr, uid, next.context});
         }
     }
+    // The pops above moved the wheel's horizon to the last event's bucket
+    // (often a stop far ahead): start it at now again, or the events put
+    // back and those the run schedules would all go to the heap.
+    m_quad->RestartHorizon(m_currentTs);
     for (const Kept& k : kept)
     {
         m_quad->PushWithTie(k.ts, k.tie, k.uid, k.context, k.impl);

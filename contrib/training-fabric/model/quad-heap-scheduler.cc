@@ -187,6 +187,13 @@ QuadHeapScheduler::PushFirst(uint64_t ts, uint32_t uid, EventImpl* impl)
 }
 
 void
+QuadHeapScheduler::RestartHorizon(uint64_t ts)
+{
+    NS_ASSERT_MSG(Empty(), "QuadHeapScheduler::RestartHorizon: events pending");
+    m_lo = BucketOf(ts);
+}
+
+void
 QuadHeapScheduler::PushWithTie(uint64_t ts,
                                uint64_t tie,
                                uint32_t uid,

@@ -259,6 +259,17 @@ class QuadHeapScheduler : public Scheduler
      */
     void PushWithTie(uint64_t ts, uint64_t tie, uint32_t uid, uint32_t context, EventImpl* impl);
 
+    /**
+     * Start the wheel's horizon at the bucket of \p ts again, in a scheduler
+     * emptied by Pop without the simulator's time moving on (the events
+     * then sorted elsewhere, and some put back). Pop starts the horizon at
+     * each event taken out, for the events inserted later are never before
+     * it; after a far event (a stop 100 ms ahead) every event inserted
+     * before that would go to the heap, the wheel unused. Requires Empty()
+     * and no event inserted later to be before \p ts.
+     */
+    void RestartHorizon(uint64_t ts);
+
   private:
     /// Set in the tie key of every event that is neither an arrival nor a
     /// first event: after every arrival, then by uid.

@@ -463,6 +463,51 @@ TEST_P(QuadHeapUnder, FirstEventsThenArrivalsByNodeAndInterfaceWhenEverScheduled
     EXPECT_EQ(run(true), expected);
 }
 
+// RestartHorizon. The wheel holds the events of Buckets x BucketWidth
+// ahead of the bucket of the last event taken out (64 buckets of 16 steps
+// here: 1,024 steps); later ones, and any before it, wait in the heap,
+// where PendingImpl (the prefetch look-ahead over the wheel's current run,
+// one bucket) does not see them. Emptied by Pop up to a far event (ts
+// 1,000,000: a stop far ahead, as when FabricSimulatorImpl sorts its
+// events into lookahead windows), three events at ts 160, 165, 170 (one
+// bucket, number 10) are "in the past" of that horizon: all three go to
+// the heap, and PendingImpl(1) finds nothing. After RestartHorizon(160)
+// the horizon starts at bucket 10 again: they go to the wheel, into its
+// current run, and PendingImpl(1) and (2) are the events at 165 and 170.
+// The order handed out is the same either way.
+TEST(QuadHeapScheduler, RestartHorizonPutsNearEventsBackInTheWheel)
+{
+    auto fake = [](uintptr_t u) { return reinterpret_cast<EventImpl*>(u << 4); };
+    for (const bool restart : {false, true})
+    {
+        ObjectFactory f("ns3::QuadHeapScheduler");
+        f.Set("BucketWidth", TimeValue(TimeStep(16)));
+        f.Set("Buckets", UintegerValue(64));
+        Ptr<QuadHeapScheduler> s = f.Create<QuadHeapScheduler>();
+        s->Push(5, 1, 7, fake(1));
+        s->Push(1000000, 2, 7, fake(2));
+        ASSERT_EQ(s->Pop().ts, 5U);
+        ASSERT_EQ(s->Pop().ts, 1000000U);
+        ASSERT_TRUE(s->Empty());
+        if (restart)
+        {
+            s->RestartHorizon(160);
+        }
+        s->Push(160, 3, 7, fake(3));
+        s->Push(165, 4, 7, fake(4));
+        s->Push(170, 5, 7, fake(5));
+        EXPECT_EQ(s->PendingImpl(1), restart ? fake(4) : nullptr);
+        EXPECT_EQ(s->PendingImpl(2), restart ? fake(5) : nullptr);
+        for (uint64_t u : {3, 4, 5})
+        {
+            const QuadHeapScheduler::Next next = s->Pop();
+            EXPECT_EQ(next.ts, 160 + 5 * (u - 3));
+            EXPECT_EQ(next.impl, fake(u));
+        }
+        EXPECT_TRUE(s->Empty());
+    }
+}
+
 // The slot tree against a reference: a std::set of (ts, tie, slot). The
 // event loop's pattern: take the earliest slot, then (usually) set that
 // slot again and a few others, sometimes add slots (the tree grows from
