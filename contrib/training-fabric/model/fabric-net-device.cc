@@ -500,6 +500,15 @@ FabricNetDevice::StartTransmission(FabricFrame* f)
              &PrefetchTransmit<0>,
              &PrefetchTransmit<1>,
              &PrefetchTransmit<2>}};
+        // A port that pulls its frames (a NIC's) reads the handler's state
+        // too: the queue pair it serves next, four pointers deep.
+        static constexpr FabricSimulatorImpl::SlotPrefetch kTxCompletePullPrefetch = {
+            {&PrefetchTransmit<0>,
+             &PrefetchPull<0>,
+             &PrefetchPull<1>,
+             &PrefetchPull<2>,
+             &PrefetchPull<3>,
+             &PrefetchTransmit<1>}};
         // In the port's node's context, whoever started the frame (a
         // workload's event of no context may start a NIC).
         const uint32_t context = m_txComplete.context != Simulator::NO_CONTEXT
@@ -510,7 +519,7 @@ FabricNetDevice::StartTransmission(FabricFrame* f)
                               txTime,
                               &FabricNetDevice::TxCompleteSlot,
                               this,
-                              &kTxCompletePrefetch))
+                              m_handlerPulls ? &kTxCompletePullPrefetch : &kTxCompletePrefetch))
         {
             return;
         }
@@ -559,6 +568,17 @@ FabricNetDevice::PrefetchTransmit(void* dev)
         return;
     }
     __builtin_prefetch(q.frames.Front());
+}
+
+template <int kLevel>
+void
+FabricNetDevice::PrefetchPull(void* dev)
+{
+    const auto* d = static_cast<const FabricNetDevice*>(dev);
+    if (d->m_handlerPulls && d->m_handler)
+    {
+        d->m_handler->PrefetchPull(d, kLevel);
+    }
 }
 
 void

@@ -130,6 +130,16 @@ class FabricPortHandler
     {
     }
 
+    /**
+     * Prefetch what PullFrame(\p dev, ...) will read, one level of pointers
+     * per call, as PrefetchReceive (levels 0 to 3): asked ahead of the end
+     * of a transmission on a port whose handler pulls frames. Default:
+     * nothing.
+     */
+    virtual void PrefetchPull(const FabricNetDevice* /* dev */, int /* level */) const
+    {
+    }
+
     /// The link of \p dev went up (\p up) or down. Default: nothing.
     virtual void LinkChanged(FabricNetDevice* /* dev */, bool /* up */)
     {
@@ -396,6 +406,10 @@ class FabricNetDevice : public NetDevice
     /// and the channel; 2, its frame.
     template <int kStage>
     static void PrefetchTransmit(void* dev);
+    /// TxComplete's prefetch stage for a port whose handler pulls frames:
+    /// FabricPortHandler::PrefetchPull at level \p kLevel.
+    template <int kLevel>
+    static void PrefetchPull(void* dev);
     void EndPause(uint8_t cls);
 
     /**

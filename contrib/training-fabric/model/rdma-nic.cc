@@ -412,6 +412,81 @@ RdmaNic::PullFrame(FabricNetDevice* /* dev */, uint8_t mask, uint8_t& cls)
 }
 
 void
+RdmaNic::PrefetchReceive(const FabricNetDevice* /* dev */, const FabricFrame& f, int level) const
+{
+    // ReceiveFrame's misses on a large fabric, one level of pointers at a
+    // time (each level reads only what the one before fetched): the NIC,
+    // then the queue pair the frame is for (the responder's record of a
+    // data frame, the requester's queue pair of an ACK or CNP), then that
+    // queue pair's records.
+    if (level == 0)
+    {
+        const char* p = reinterpret_cast<const char*>(this);
+        for (std::size_t at = 0; at < sizeof(*this); at += 64)
+        {
+            __builtin_prefetch(p + at);
+        }
+        return;
+    }
+    if (!f.IsRoce())
+    {
+        return;
+    }
+    const RoceFrameInfo& info = f.GetInfo();
+    const uint32_t qpn = info.destQp - 2;
+    if (info.opcode != roce::kOpAcknowledge && info.opcode != roce::kOpCnp)
+    {
+        if (level == 1 && qpn < m_recvQps.size())
+        {
+            const char* p = reinterpret_cast<const char*>(&m_recvQps[qpn]);
+            for (std::size_t at = 0; at < sizeof(RecvQp); at += 64)
+            {
+                __builtin_prefetch(p + at);
+            }
+        }
+        return;
+    }
+    if (qpn >= m_sendQps.size())
+    {
+        return;
+    }
+    if (level == 1)
+    {
+        __builtin_prefetch(&m_sendQps[qpn]);
+        return;
+    }
+    m_sendQps[qpn]->Prefetch(level - 2);
+}
+
+void
+RdmaNic::PrefetchPull(const FabricNetDevice* /* dev */, int level) const
+{
+    // PullFrame's misses: the NIC, the active list's next entry, the queue
+    // pair there, its records (a hint: the round robin may pass it by).
+    if (level == 0)
+    {
+        const char* p = reinterpret_cast<const char*>(this);
+        for (std::size_t at = 0; at < sizeof(*this); at += 64)
+        {
+            __builtin_prefetch(p + at);
+        }
+        return;
+    }
+    const std::size_t n = m_active.size();
+    if (n == 0)
+    {
+        return;
+    }
+    const RdmaQueuePair* const* next = &m_active[m_rr % n];
+    if (level == 1)
+    {
+        __builtin_prefetch(next);
+        return;
+    }
+    (*next)->Prefetch(level - 2);
+}
+
+void
 RdmaNic::Wake()
 {
     m_dev->TryTransmit();

@@ -137,6 +137,12 @@ class RdmaNic : public Object, private FabricPortHandler
     void ReceiveFrame(FabricNetDevice* dev, FabricFrame* f) override;
     /// FabricPortHandler: the port is idle; the next data frame by the QPs' round robin.
     FabricFrame* PullFrame(FabricNetDevice* dev, uint8_t mask, uint8_t& cls) override;
+    /// FabricPortHandler: prefetch what ReceiveFrame will read (issue #15).
+    void PrefetchReceive(const FabricNetDevice* dev,
+                         const FabricFrame& f,
+                         int level) const override;
+    /// FabricPortHandler: prefetch what PullFrame will read (issue #15).
+    void PrefetchPull(const FabricNetDevice* dev, int level) const override;
     /// Put \p qp on the active list if it has packets to send; try the port.
     void Activate(RdmaQueuePair& qp);
     /// Fire the MessageComplete trace (the QPs' acknowledgement callback).

@@ -569,4 +569,40 @@ RdmaQueuePair::NotifyReceived(uint64_t seq, uint64_t bytes)
     }
 }
 
+void
+RdmaQueuePair::Prefetch(int level) const
+{
+    if (level == 0)
+    {
+        const char* p = reinterpret_cast<const char*>(this);
+        for (std::size_t at = 0; at < sizeof(*this); at += 64)
+        {
+            __builtin_prefetch(p + at);
+        }
+        return;
+    }
+    // The records SendNext and ReceiveAck look at first: the message being
+    // sent, the oldest unacknowledged send time; and the congestion control.
+    if (m_sendIdx < m_msgs.size())
+    {
+        __builtin_prefetch(&m_msgs[m_sendIdx]);
+    }
+    if (!m_msgs.empty())
+    {
+        __builtin_prefetch(&m_msgs.front());
+    }
+    if (!m_sendTimes.empty())
+    {
+        __builtin_prefetch(&m_sendTimes.front());
+        __builtin_prefetch(&m_sendTimes.back());
+    }
+    if (const RdmaCongestionOps* cc = PeekPointer(m_cfg.cc))
+    {
+        const char* p = reinterpret_cast<const char*>(cc);
+        __builtin_prefetch(p);
+        __builtin_prefetch(p + 64);
+        __builtin_prefetch(p + 128);
+    }
+}
+
 } // namespace ns3

@@ -194,6 +194,14 @@ class RdmaQueuePair : public Object
     /// The responder received message \p seq of \p bytes: the receive-completion callback.
     void NotifyReceived(uint64_t seq, uint64_t bytes);
 
+    /**
+     * Prefetch what SendNext and ReceiveAck read (issue #15): \p level 0,
+     * the QP's own lines; level 1, through them, the message and send-time
+     * records at the front and the congestion control's lines. Only
+     * prefetches: changes nothing.
+     */
+    void Prefetch(int level) const;
+
   private:
     void DoDispose() override;
 
