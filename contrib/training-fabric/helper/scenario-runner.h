@@ -146,6 +146,9 @@ class ScenarioRunner
         uint64_t maxBufferBytes{0}; //!< largest occupancy of any switch buffer
         uint64_t packetHops{0};     //!< data and control frames transmitted by all devices
         bool windowed{false}; //!< the run used lookahead windows (`windows`; not in summary.json)
+        /// Rounds of the lookahead windows in which the hosts ran batched too
+        /// (a flows workload, while no flow could end it; not in summary.json)
+        uint64_t hostRounds{0};
     };
 
     const Totals& GetTotals() const;
@@ -158,8 +161,13 @@ class ScenarioRunner
     void CollectiveDone(uint32_t id);
     void WorkloadDone();
     void MaybeStop();
-    /// Under FabricSimulatorImpl, with `windows`: switches' events in lookahead windows.
+    /// Under FabricSimulatorImpl, with `windows`: switches' events in lookahead
+    /// windows, and hosts' while HostsMayBatch.
     void EnableWindows();
+    /// The window guard for the hosts: true while no flow can be acknowledged
+    /// completely by \p end (some flow has not sent all its packets yet)
+    /// and the path monitor (if any) samples.
+    bool HostsMayBatch(Time end);
     void Collect();
     /// \return whether every flow, collective and rank has finished
     bool AllDone() const;
@@ -181,6 +189,7 @@ class ScenarioRunner
     Ptr<FabricTopology> m_topo;
     FlowLog m_log;
     std::vector<Ptr<RdmaQueuePair>> m_qps; //!< the flows workload's, by flow
+    std::size_t m_unsentQp{0};             //!< HostsMayBatch: m_qps before it have sent all
     bool m_workloadDone{false};            //!< stop once every flow is acknowledged
     Totals m_totals;
     std::vector<std::string> m_warnings;   //!< from Build()'s checks

@@ -304,30 +304,34 @@ FabricSimulatorImpl::IsFinished() const
 }
 
 void
+FabricSimulatorImpl::DrainQueue(std::vector<WindowEvent>& heap)
+{
+    // Into the quad heap, each with its key (and uid): where the global
+    // order's loop finds it, and what SetScheduler moves.
+    for (const WindowEvent& e : heap)
+    {
+        EventImpl* impl = e.fn ? new SlotEventImpl(e.fn, e.obj) // the scheduler's reference
+                               : static_cast<EventImpl*>(e.obj);
+        m_quad->PushWithTie(static_cast<uint64_t>(e.key >> 64),
+                            static_cast<uint64_t>(e.key),
+                            e.uid,
+                            e.context,
+                            impl);
+    }
+    heap.clear();
+}
+
+void
 FabricSimulatorImpl::DrainWindowQueues()
 {
-    // Into the quad heap, each with its key: what SetScheduler then moves.
-    const auto drain = [this](std::vector<WindowEvent>& heap) {
-        for (const WindowEvent& e : heap)
-        {
-            EventImpl* impl = e.fn ? new SlotEventImpl(e.fn, e.obj) // the scheduler's reference
-                                   : static_cast<EventImpl*>(e.obj);
-            m_quad->PushWithTie(static_cast<uint64_t>(e.key >> 64),
-                                static_cast<uint64_t>(e.key),
-                                e.uid,
-                                e.context,
-                                impl);
-        }
-        heap.clear();
-    };
     if (m_quad)
     {
         for (WindowQueue& q : m_queues)
         {
-            drain(q.heap);
+            DrainQueue(q.heap);
             q.active = false;
         }
-        drain(m_global);
+        DrainQueue(m_global);
     }
     m_activeQueues.clear();
     m_windowed = false;

@@ -9,6 +9,7 @@
 
 #include "event-slot-tree.h"
 
+#include "ns3/callback.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/scheduler.h"
@@ -245,8 +246,32 @@ class FabricSimulatorImpl : public SimulatorImpl
      * those of the global order (fabric-simulator-windows.cc). An event that
      * breaks that rule (or that stops the run from a batched context) ends
      * the run with an error. Call before Run.
+     *
+     * A \p guarded context runs batched only while the window guard
+     * (SetWindowGuard) allows: before each round it is asked whether the
+     * guarded contexts may run batched up to the round's end; the first
+     * time it says no (or if no guard is set), their pending events move to
+     * the global order, and they run there for good (until set again).
      */
-    void SetBatchedContext(uint32_t context);
+    void SetBatchedContext(uint32_t context, bool guarded = false);
+
+    /**
+     * The window guard: called before each round in which guarded contexts
+     * (SetBatchedContext) would run batched, with the round's end: events
+     * before that time, and some at it, run in the round. Return true only
+     * if no guarded context's event up to then will break the window's rule
+     * (stop the run, or reach another context other than by a frame's
+     * arrival at least Lookahead later; a breach still ends the run with an
+     * error): a scenario's hosts, batched while no flow can finish the
+     * workload (ScenarioRunner).
+     */
+    void SetWindowGuard(Callback<bool, Time> guard);
+
+    /// \return the rounds in which guarded contexts ran batched (since the start)
+    uint64_t GetGuardedRounds() const
+    {
+        return m_guardedRounds;
+    }
 
     /// \return true if windows are on: Lookahead > 0 and some context batched
     bool IsWindowed() const
@@ -314,6 +339,7 @@ class FabricSimulatorImpl : public SimulatorImpl
         std::vector<WindowEvent> heap; //!< the events
         uint32_t context{0};           //!< whose
         bool active{false};            //!< listed in m_activeQueues
+        bool guarded{false};           //!< batched while the window guard allows
     };
 
     /// Where the events of \p context go while windowed: a batched
@@ -338,6 +364,10 @@ class FabricSimulatorImpl : public SimulatorImpl
     void SortIntoWindowQueues();
     /// Move the window queues' events back into the quad heap (before a scheduler change).
     void DrainWindowQueues();
+    /// Move \p heap's events into the quad heap, with their keys.
+    void DrainQueue(std::vector<WindowEvent>& heap);
+    /// The window guard said no: the guarded contexts' events go to the global order, for good.
+    void UnbatchGuarded();
     /// The loop while windowed: rounds of the global order's events, then
     /// each batched context's, then a global event (see the .cc).
     void RunWindowed();
@@ -426,6 +456,9 @@ class FabricSimulatorImpl : public SimulatorImpl
     std::vector<WindowQueue> m_queues;    //!< batched contexts' events
     std::vector<uint32_t> m_activeQueues; //!< m_queues with events (and some emptied)
     std::vector<WindowEvent> m_global;    //!< global events (no context), a min-heap
+    Callback<bool, Time> m_windowGuard;   //!< SetWindowGuard
+    bool m_guardedBatched{false};         //!< some guarded context is batched
+    uint64_t m_guardedRounds{0};          //!< GetGuardedRounds
     /// Frame arrivals batched contexts send each other in a round (each
     /// lands at or after its end): put into their queues after the round's
     /// batched phase, a few ahead prefetched, not one cold queue per frame.

@@ -56,7 +56,7 @@ struct LaterFirst
 } // namespace
 
 void
-FabricSimulatorImpl::SetBatchedContext(uint32_t context)
+FabricSimulatorImpl::SetBatchedContext(uint32_t context, bool guarded)
 {
     NS_ABORT_MSG_IF(context == Simulator::NO_CONTEXT,
                     "FabricSimulatorImpl::SetBatchedContext: a context, not NO_CONTEXT");
@@ -72,12 +72,42 @@ FabricSimulatorImpl::SetBatchedContext(uint32_t context)
         m_queues.emplace_back();
         m_queues.back().context = context;
     }
+    m_queues[m_batchIndex[context]].guarded = guarded;
+    m_guardedBatched = std::any_of(m_queues.begin(), m_queues.end(), [this](const WindowQueue& q) {
+        return q.guarded && m_batchIndex[q.context] != kNotBatched &&
+               &m_queues[m_batchIndex[q.context]] == &q;
+    });
     // A run in progress (between two Run calls) sorts its events again at
     // the next Run; until then they stay where they are.
     if (m_windowed)
     {
         DrainWindowQueues();
     }
+}
+
+void
+FabricSimulatorImpl::SetWindowGuard(Callback<bool, Time> guard)
+{
+    m_windowGuard = guard;
+}
+
+void
+FabricSimulatorImpl::UnbatchGuarded()
+{
+    // Their pending events (all at or after the round's start) into the
+    // quad heap with their keys: the global order's loop runs them, and
+    // what they schedule goes there too (WindowQueueOf). Their queues stay
+    // listed in m_activeQueues, empty, until the next round drops them.
+    for (uint32_t i = 0; i < m_queues.size(); ++i)
+    {
+        WindowQueue& q = m_queues[i];
+        if (q.guarded && m_batchIndex[q.context] == i)
+        {
+            DrainQueue(q.heap);
+            m_batchIndex[q.context] = kNotBatched;
+        }
+    }
+    m_guardedBatched = false;
 }
 
 void
@@ -403,6 +433,20 @@ FabricSimulatorImpl::RunWindowed()
         if (!m_global.empty() && m_global.front().key < m_windowEnd)
         {
             m_windowEnd = m_global.front().key;
+        }
+        // Guarded contexts: batched in this round if the guard allows,
+        // else in the global order from now on.
+        if (m_guardedBatched)
+        {
+            if (!m_windowGuard.IsNull() &&
+                m_windowGuard(TimeStep(static_cast<int64_t>(m_windowEnd >> 64))))
+            {
+                m_guardedRounds++;
+            }
+            else
+            {
+                UnbatchGuarded();
+            }
         }
 
         // 1. The global order's contexts, up to the window's end or a stop.

@@ -64,6 +64,13 @@ class PathMonitor : public Object, private FabricTxObserver
     /// Close the last bin (pause time). Call when the simulation has ended.
     void Finish();
 
+    /// \return true while sampling is stopped (the fabric was quiet): the
+    /// next frame restarts it with an event of no context
+    bool IsIdle() const
+    {
+        return m_idle;
+    }
+
     /// One port a flow's data frames used.
     struct Hop
     {

@@ -160,6 +160,13 @@ class RdmaQueuePair : public Object
         return m_sndNxt < m_postedEndPsn || !m_rtx.empty();
     }
 
+    /// \return true once something is posted and every packet posted has
+    /// been sent at least once (it stays so until another post)
+    bool HasSentAll() const
+    {
+        return m_postedEndPsn > 0 && m_highestSent >= m_postedEndPsn;
+    }
+
     /// \return true when the window (if any) lets one more packet out
     bool IsWindowOpen() const
     {

@@ -21,6 +21,7 @@
 #include "ns3/simulator.h"
 #include "ns3/splitmix64.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -30,6 +31,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -55,6 +57,8 @@ struct Observed
     std::vector<std::string> ordered; //!< events of contexts 0 and 5, interleaved
     uint64_t events{0};
     int64_t end{0};
+    uint64_t guardedRounds{0};       //!< rounds in which the guarded contexts ran batched
+    std::vector<int64_t> guardAsked; //!< the round ends the window guard was asked about
 };
 
 /**
@@ -77,7 +81,7 @@ struct Observed
  * 600th event of the global order's contexts stops the run, which resumes.
  */
 Observed
-RunProgram(uint64_t seed, bool windows)
+RunProgram(uint64_t seed, bool windows, int64_t guardUntil = -1)
 {
     FabricSimulatorImpl* sim = StartFabricUnderQuadHeap();
     EXPECT_NE(sim, nullptr);
@@ -86,8 +90,18 @@ RunProgram(uint64_t seed, bool windows)
     {
         if (kBatched[c])
         {
-            sim->SetBatchedContext(c);
+            // guardUntil >= 0: contexts 3 and 4 guarded, batched while the
+            // rounds end before guardUntil ps (then in the global order).
+            sim->SetBatchedContext(c, guardUntil >= 0 && c >= 3);
         }
+    }
+    std::vector<int64_t> asked; // the round ends the guard was asked about
+    if (guardUntil >= 0)
+    {
+        sim->SetWindowGuard(Callback<bool, Time>([&asked, guardUntil](Time end) {
+            asked.push_back(end.GetTimeStep());
+            return end.GetTimeStep() < guardUntil;
+        }));
     }
     Observed obs;
     std::array<uint64_t, kContexts> state{};
@@ -225,6 +239,8 @@ RunProgram(uint64_t seed, bool windows)
     Simulator::Run();
     obs.events = Simulator::GetEventCount();
     obs.end = Simulator::Now().GetTimeStep();
+    obs.guardedRounds = sim->GetGuardedRounds();
+    obs.guardAsked = asked;
     EndFabric();
     return obs;
 }
@@ -274,6 +290,46 @@ TEST(LookaheadWindows, RandomProgramRunsAsInTheGlobalOrder)
     }
 }
 
+// Guarded contexts (3 and 4): batched while the window guard allows, which
+// it does for rounds ending before half the program's run (the plain run's
+// end / 2), then in the global order with their pending events. Expected:
+// every context's observations as without windows (as above); the guard
+// asked once per round until it said no (all but the last round's end
+// before that time, the last at or after it), and never after; the
+// guarded contexts batched in exactly the rounds it allowed, at least one
+// per window width up to that time. With the guard saying no at once
+// (until 0) the same observations and no guarded round.
+TEST(LookaheadWindows, GuardedContextsRunBatchedWhileTheGuardAllows)
+{
+    for (uint64_t seed = 1; seed <= 2; ++seed)
+    {
+        const Observed plain = RunProgram(seed, false);
+        ASSERT_GT(plain.end, 10 * kLookahead) << seed;
+        for (const int64_t until : {plain.end / 2, int64_t{0}})
+        {
+            const Observed guarded = RunProgram(seed, true, until);
+            for (uint32_t c = 0; c <= kContexts; ++c)
+            {
+                EXPECT_EQ(FirstDifference(guarded.byContext[c], plain.byContext[c]), "")
+                    << "seed " << seed << ", context " << c << ", until " << until;
+            }
+            EXPECT_EQ(FirstDifference(guarded.ordered, plain.ordered), "") << seed;
+            EXPECT_EQ(guarded.events, plain.events) << seed;
+            EXPECT_EQ(guarded.end, plain.end) << seed;
+            const std::vector<int64_t>& asked = guarded.guardAsked;
+            ASSERT_FALSE(asked.empty()) << seed;
+            EXPECT_GE(asked.back(), until) << seed;
+            EXPECT_EQ(
+                std::count_if(asked.begin(), asked.end(), [until](int64_t t) { return t < until; }),
+                static_cast<std::ptrdiff_t>(asked.size() - 1))
+                << seed;
+            EXPECT_EQ(guarded.guardedRounds, asked.size() - 1) << seed;
+            // Rounds at most a window wide from the first event (at 0).
+            EXPECT_GE(guarded.guardedRounds, static_cast<uint64_t>(until / kLookahead)) << seed;
+        }
+    }
+}
+
 /// What an event of context \p from does in BreakTheWindow.
 enum class Act
 {
@@ -284,14 +340,19 @@ enum class Act
 };
 
 /// A run with windows of 5 ns (contexts 1 and 2 batched, 0 not) in which an
-/// event of context \p from does \p act towards \p target \p delay ps ahead.
+/// event of context \p from does \p act towards \p target \p delay ps ahead;
+/// \p guarded: context 1 guarded, the guard always allowing.
 void
-BreakTheWindow(uint32_t from, Act act, uint32_t target, int64_t delay)
+BreakTheWindow(uint32_t from, Act act, uint32_t target, int64_t delay, bool guarded = false)
 {
     FabricSimulatorImpl* sim = StartFabricUnderQuadHeap();
     sim->SetAttribute("Lookahead", TimeValue(TimeStep(kLookahead)));
-    sim->SetBatchedContext(1);
+    sim->SetBatchedContext(1, guarded);
     sim->SetBatchedContext(2);
+    if (guarded)
+    {
+        sim->SetWindowGuard(Callback<bool, Time>([](Time) { return true; }));
+    }
     Simulator::ScheduleWithContext(from, TimeStep(1000), [sim, act, target, delay]() {
         switch (act)
         {
@@ -340,6 +401,9 @@ TEST(LookaheadWindowsDeathTest, BreakingTheWindowsRuleEndsTheRunWithAnError)
     EXPECT_DEATH(BreakTheWindow(0, Act::ARRIVAL, 2, 0), "before itself");
     EXPECT_DEATH(BreakTheWindow(0, Act::FIRST, Simulator::NO_CONTEXT, 0), "before itself");
     EXPECT_DEATH(BreakTheWindow(1, Act::STOP, 0, 0), "stops the run");
+    // A guarded context while the guard allows: the same rule, the same errors.
+    EXPECT_DEATH(BreakTheWindow(1, Act::STOP, 0, 0, true), "stops the run");
+    EXPECT_DEATH(BreakTheWindow(1, Act::ARRIVAL, 2, 4000, true), inside);
     BreakTheWindow(1, Act::ARRIVAL, 2, kLookahead);
     BreakTheWindow(1, Act::ARRIVAL, 0, kLookahead);
     BreakTheWindow(1, Act::EVENT, 1, 0);
@@ -353,28 +417,41 @@ TEST(LookaheadWindowsDeathTest, BreakingTheWindowsRuleEndsTheRunWithAnError)
 /// (summary.json without its wall-time and memory lines), and the path
 /// monitor's flows' hops as "(monitor hops)".
 std::map<std::string, std::string>
-RunScenario(const std::string& text, bool windows)
+RunScenario(const std::string& text, bool windows, uint64_t* hostRounds = nullptr)
 {
     ScenarioConfig cfg = ParseScenarioText(text, {windows ? "windows=true" : "windows=false"}, "t");
     ScenarioRunner run(cfg);
     run.Build();
     run.Run();
     EXPECT_EQ(run.GetTotals().windowed, windows);
+    if (hostRounds)
+    {
+        *hostRounds = run.GetTotals().hostRounds;
+    }
     std::map<std::string, std::string> files;
     if (run.GetMonitor())
     {
         // The monitor's flows as its API gives them: each flow's hops in
-        // order of first use (paths.csv follows them switch by switch).
-        std::ostringstream hops;
+        // order of first use (paths.csv follows them switch by switch), by
+        // flow (the monitor numbers flows as it first sees them: batched
+        // hosts may show two flows' first frames in another order).
+        std::map<std::tuple<uint32_t, uint32_t, uint16_t>, std::string> byFlow;
         for (const PathMonitor::Flow& f : run.GetMonitor()->GetFlows())
         {
+            std::ostringstream hops;
             for (const PathMonitor::Hop& h : f.hops)
             {
                 hops << h.dev << ":" << h.frames << " ";
             }
-            hops << "\n";
+            byFlow[{f.tuple.src, f.tuple.dst, f.tuple.srcPort}] = hops.str();
         }
-        files["(monitor hops)"] = hops.str();
+        std::string all;
+        for (const auto& [flow, hops] : byFlow)
+        {
+            all += std::to_string(std::get<0>(flow)) + ">" + std::to_string(std::get<1>(flow)) +
+                   ":" + std::to_string(std::get<2>(flow)) + " " + hops + "\n";
+        }
+        files["(monitor hops)"] = all;
     }
     const std::string dir = ::testing::TempDir() + "lookahead-windows"; // plots.gp names it
     std::filesystem::remove_all(dir);
@@ -406,7 +483,8 @@ RunScenario(const std::string& text, bool windows)
 }
 
 // Expected: the same files, byte for byte (apart from wall time, memory and
-// the `windows` key): a fat-tree whose flows spray frames over every path
+// the `windows` key), and the hosts batched in some rounds in the flows
+// workloads, in none in the collective: a fat-tree whose flows spray frames over every path
 // (hops of one flow first used at several switches within a window) and
 // whose link goes down and up (global events), with the path monitor's
 // small bins (a global event every 2 us, and sampling that stops and
@@ -443,11 +521,31 @@ TEST(LookaheadWindows, ScenariosGiveTheSameFilesWithAndWithoutWindows)
             "monitor": {"enabled": true, "bin": "10us"},
             "events": [{"at": "2us", "link": [4, 6], "rate": "1Gbps"}],
             "stop": "10ms"})",
+        R"({"name": "w4", "topology": {"type": "leaf-spine", "leaves": 2, "spines": 2,
+             "hosts_per_leaf": 4, "host_link": {"rate": "100Gbps", "delay": "1us"},
+             "fabric_link": {"rate": "100Gbps", "delay": "1us"}},
+            "workload": {"type": "flows", "flows": [
+              {"src": 0, "dst": 5, "bytes": 200000, "start": "0.3us"},
+              {"src": 1, "dst": 4, "bytes": 50000, "start": "0.7us"},
+              {"src": 2, "dst": 4, "bytes": 120000, "start": "0.2us"},
+              {"src": 6, "dst": 0, "bytes": 300000, "start": "1.1us"},
+              {"src": 7, "dst": 3, "bytes": 80000, "start": "200us"},
+              {"src": 3, "dst": 6, "bytes": 150000, "start": "0.9us"}]},
+            "trace": {"flows": [0, 1, 2, 3, 4, 5], "interval": "2us"},
+            "monitor": {"enabled": true, "bin": "10us"},
+            "stop": "10ms"})",
     };
+    // w4: flows starting within a window of each other, at several hosts,
+    // and one long after the others end (the monitor's sampling stops in
+    // the quiet, and that flow's first frame restarts it: the hosts must be
+    // in the global order by then); cc_trace.csv samples every flow.
     for (const std::string& text : scenarios)
     {
+        uint64_t hostRounds = 0;
         const auto off = RunScenario(text, false);
-        const auto on = RunScenario(text, true);
+        const auto on = RunScenario(text, true, &hostRounds);
+        const bool collective = text.find("collective") != std::string::npos;
+        EXPECT_EQ(hostRounds > 0, !collective) << hostRounds << " " << text;
         ASSERT_TRUE(off.count("summary.json")) << text;
         EXPECT_NE(off.at("summary.json").find("\"outcome\": \"completed\""), std::string::npos)
             << off.at("summary.json");
