@@ -463,6 +463,9 @@ class FabricSimulatorImpl : public SimulatorImpl
     /// lands at or after its end): put into their queues after the round's
     /// batched phase, a few ahead prefetched, not one cold queue per frame.
     std::vector<WindowEvent> m_outbox;
+    /// In the batched phase: the queue whose front is the running event
+    /// (still there), until an event scheduled there takes its place.
+    std::vector<WindowEvent>* m_runningTop{nullptr};
     Key m_windowEnd{0};        //!< the round's events are before this key
     Key m_orderedKey{0};       //!< key of the global order's event running now
     Key m_lastKey{0};          //!< the latest key run while windowed

@@ -198,6 +198,31 @@ FabricSimulatorImpl::WindowPush(std::vector<WindowEvent>* queue, const WindowEve
         m_outbox.push_back(e); // an arrival elsewhere, at or after the round's end
         return;
     }
+    if (queue == m_runningTop)
+    {
+        // The running event's own queue, whose front it still holds: the
+        // first event it schedules there takes its place (one sift instead
+        // of a pop and a push).
+        m_runningTop = nullptr;
+        std::vector<WindowEvent>& h = *queue;
+        const std::size_t n = h.size();
+        std::size_t i = 0;
+        for (std::size_t c = 1; c < n; c = 2 * i + 1)
+        {
+            if (c + 1 < n && h[c + 1].key < h[c].key)
+            {
+                ++c;
+            }
+            if (!(h[c].key < e.key))
+            {
+                break;
+            }
+            h[i] = h[c];
+            i = c;
+        }
+        h[i] = e;
+        return; // (its queue is active: it is running)
+    }
     queue->push_back(e);
     std::push_heap(queue->begin(), queue->end(), LaterFirst{});
     if (queue != &m_global)
@@ -478,11 +503,19 @@ FabricSimulatorImpl::RunWindowed()
             do
             {
                 AdviseHeapGrowth();
-                std::pop_heap(wq.heap.begin(), wq.heap.end(), LaterFirst{});
-                const WindowEvent e = wq.heap.back();
-                wq.heap.pop_back();
+                // The event stays at the front while it runs (no event of
+                // the queue's can sort before it): the first event it
+                // schedules in its own context replaces it (WindowPush).
+                const WindowEvent e = wq.heap.front();
+                m_runningTop = &wq.heap;
                 key = e.key;
                 WindowInvoke(e);
+                if (m_runningTop)
+                {
+                    m_runningTop = nullptr;
+                    std::pop_heap(wq.heap.begin(), wq.heap.end(), LaterFirst{});
+                    wq.heap.pop_back();
+                }
             } while (!wq.heap.empty() && wq.heap.front().key < end);
             latest(key, m_currentUid, m_currentContext);
         }
