@@ -267,7 +267,7 @@ FabricSimulatorImpl::FlushOutbox()
 {
     // Each push reads its queue's vector and the heap's last entries, cold
     // in a large fabric: fetch them a few pushes ahead.
-    constexpr std::size_t kAhead = 8;
+    constexpr std::size_t kAhead = 16;
     const std::size_t n = m_outbox.size();
     for (std::size_t i = 0; i < std::min(n, 2 * kAhead); ++i)
     {
