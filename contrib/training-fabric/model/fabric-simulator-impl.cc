@@ -295,7 +295,9 @@ FabricSimulatorImpl::IsFinished() const
     }
     for (uint32_t q : m_activeQueues)
     {
-        if (!m_queues[q].heap.empty())
+        // (The running batched event may still be its queue's front.)
+        const std::vector<WindowEvent>& heap = m_queues[q].heap;
+        if (heap.size() > (&heap == m_runningTop ? 1U : 0U))
         {
             return false;
         }

@@ -252,6 +252,13 @@ class FabricSimulatorImpl : public SimulatorImpl
      * guarded contexts may run batched up to the round's end; the first
      * time it says no (or if no guard is set), their pending events move to
      * the global order, and they run there for good (until set again).
+     * Those events keep the uids the batched rounds drew (in another order
+     * than the global order would): against another context's event of
+     * the same timestamp that is neither a frame's arrival nor a first
+     * event they may run in the other order, so they must not stop the run
+     * or share state whose result depends on that order (a scenario's
+     * hosts stop it only at an acknowledgement's arrival, and share only
+     * per-flow records and counts).
      */
     void SetBatchedContext(uint32_t context, bool guarded = false);
 

@@ -38,6 +38,7 @@
 #include "ns3/fatal-error.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ns3
 {
@@ -72,11 +73,22 @@ FabricSimulatorImpl::SetBatchedContext(uint32_t context, bool guarded)
         m_queues.emplace_back();
         m_queues.back().context = context;
     }
-    m_queues[m_batchIndex[context]].guarded = guarded;
-    m_guardedBatched = std::any_of(m_queues.begin(), m_queues.end(), [this](const WindowQueue& q) {
-        return q.guarded && m_batchIndex[q.context] != kNotBatched &&
-               &m_queues[m_batchIndex[q.context]] == &q;
-    });
+    WindowQueue& q = m_queues[m_batchIndex[context]];
+    const bool wasGuarded = q.guarded;
+    q.guarded = guarded;
+    if (guarded)
+    {
+        m_guardedBatched = true;
+    }
+    else if (wasGuarded)
+    {
+        // (Rare: a scan over every queue.)
+        m_guardedBatched = false;
+        for (uint32_t i = 0; i < m_queues.size(); ++i)
+        {
+            m_guardedBatched |= m_queues[i].guarded && m_batchIndex[m_queues[i].context] == i;
+        }
+    }
     // A run in progress (between two Run calls) sorts its events again at
     // the next Run; until then they stay where they are.
     if (m_windowed)
@@ -98,6 +110,13 @@ FabricSimulatorImpl::UnbatchGuarded()
     // quad heap with their keys: the global order's loop runs them, and
     // what they schedule goes there too (WindowQueueOf). Their queues stay
     // listed in m_activeQueues, empty, until the next round drops them.
+    // While every context was batched nothing was taken out of the quad
+    // heap, so its wheel's horizon may lie far behind: start it at now
+    // (or the events would all go to its heap).
+    if (m_quad->WheelEmpty())
+    {
+        m_quad->RestartHorizon(m_currentTs);
+    }
     for (uint32_t i = 0; i < m_queues.size(); ++i)
     {
         WindowQueue& q = m_queues[i];
@@ -463,8 +482,10 @@ FabricSimulatorImpl::RunWindowed()
         // else in the global order from now on.
         if (m_guardedBatched)
         {
+            const auto endTs = static_cast<uint64_t>(m_windowEnd >> 64);
             if (!m_windowGuard.IsNull() &&
-                m_windowGuard(TimeStep(static_cast<int64_t>(m_windowEnd >> 64))))
+                m_windowGuard(TimeStep(static_cast<int64_t>(
+                    std::min<uint64_t>(endTs, std::numeric_limits<int64_t>::max())))))
             {
                 m_guardedRounds++;
             }

@@ -189,7 +189,7 @@ QuadHeapScheduler::PushFirst(uint64_t ts, uint32_t uid, EventImpl* impl)
 void
 QuadHeapScheduler::RestartHorizon(uint64_t ts)
 {
-    NS_ASSERT_MSG(Empty(), "QuadHeapScheduler::RestartHorizon: events pending");
+    NS_ASSERT_MSG(WheelEmpty(), "QuadHeapScheduler::RestartHorizon: events in the wheel");
     m_lo = BucketOf(ts);
 }
 

@@ -260,15 +260,22 @@ class QuadHeapScheduler : public Scheduler
     void PushWithTie(uint64_t ts, uint64_t tie, uint32_t uid, uint32_t context, EventImpl* impl);
 
     /**
-     * Start the wheel's horizon at the bucket of \p ts again, in a scheduler
-     * emptied by Pop without the simulator's time moving on (the events
-     * then sorted elsewhere, and some put back). Pop starts the horizon at
-     * each event taken out, for the events inserted later are never before
-     * it; after a far event (a stop 100 ms ahead) every event inserted
-     * before that would go to the heap, the wheel unused. Requires Empty()
-     * and no event inserted later to be before \p ts.
+     * Start the wheel's horizon at the bucket of \p ts again. Pop starts
+     * the horizon at each event taken out, for the events inserted later
+     * are never before it; a scheduler emptied by Pop without the
+     * simulator's time moving on (a far stop taken out last), or one that
+     * nothing was taken out of for a long time, would put every event
+     * inserted before that horizon, or beyond it, into the heap, the wheel
+     * unused. Requires WheelEmpty() (events in the heap may stay there),
+     * and no event pending or inserted later to be before \p ts.
      */
     void RestartHorizon(uint64_t ts);
+
+    /// \return true if no event waits in the wheel (all pending ones, if any, are in the heap)
+    bool WheelEmpty() const
+    {
+        return m_wheelCount == 0;
+    }
 
   private:
     /// Set in the tie key of every event that is neither an arrival nor a

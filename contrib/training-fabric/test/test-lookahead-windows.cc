@@ -292,7 +292,12 @@ TEST(LookaheadWindows, RandomProgramRunsAsInTheGlobalOrder)
 
 // Guarded contexts (3 and 4): batched while the window guard allows, which
 // it does for rounds ending before half the program's run (the plain run's
-// end / 2), then in the global order with their pending events. Expected:
+// end / 2), then in the global order with their pending events. (Those
+// keep uids drawn in batched order, so against other contexts' events of
+// their timestamp that are neither arrivals nor first events they may run
+// in another order than the global one, as documented: the program lets
+// only contexts 0 and 5 stop the run, and `ordered` interleaves only
+// those; each context's own observations are exact.) Expected:
 // every context's observations as without windows (as above); the guard
 // asked once per round until it said no (all but the last round's end
 // before that time, the last at or after it), and never after; the
