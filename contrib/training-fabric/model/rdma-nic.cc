@@ -421,11 +421,7 @@ RdmaNic::PrefetchReceive(const FabricNetDevice* /* dev */, const FabricFrame& f,
     // queue pair's records.
     if (level == 0)
     {
-        const char* p = reinterpret_cast<const char*>(this);
-        for (std::size_t at = 0; at < sizeof(*this); at += 64)
-        {
-            __builtin_prefetch(p + at);
-        }
+        FabricSimulatorImpl::PrefetchLines(this, sizeof(*this));
         return;
     }
     if (!f.IsRoce())
@@ -438,11 +434,7 @@ RdmaNic::PrefetchReceive(const FabricNetDevice* /* dev */, const FabricFrame& f,
     {
         if (level == 1 && qpn < m_recvQps.size())
         {
-            const char* p = reinterpret_cast<const char*>(&m_recvQps[qpn]);
-            for (std::size_t at = 0; at < sizeof(RecvQp); at += 64)
-            {
-                __builtin_prefetch(p + at);
-            }
+            FabricSimulatorImpl::PrefetchLines(&m_recvQps[qpn], sizeof(RecvQp));
         }
         return;
     }
@@ -465,11 +457,7 @@ RdmaNic::PrefetchPull(const FabricNetDevice* /* dev */, int level) const
     // pair there, its records (a hint: the round robin may pass it by).
     if (level == 0)
     {
-        const char* p = reinterpret_cast<const char*>(this);
-        for (std::size_t at = 0; at < sizeof(*this); at += 64)
-        {
-            __builtin_prefetch(p + at);
-        }
+        FabricSimulatorImpl::PrefetchLines(this, sizeof(*this));
         return;
     }
     const std::size_t n = m_active.size();

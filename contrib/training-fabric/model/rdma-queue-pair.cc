@@ -574,11 +574,7 @@ RdmaQueuePair::Prefetch(int level) const
 {
     if (level == 0)
     {
-        const char* p = reinterpret_cast<const char*>(this);
-        for (std::size_t at = 0; at < sizeof(*this); at += 64)
-        {
-            __builtin_prefetch(p + at);
-        }
+        FabricSimulatorImpl::PrefetchLines(this, sizeof(*this));
         return;
     }
     // The records SendNext and ReceiveAck look at first: the message being
@@ -598,10 +594,7 @@ RdmaQueuePair::Prefetch(int level) const
     }
     if (const RdmaCongestionOps* cc = PeekPointer(m_cfg.cc))
     {
-        const char* p = reinterpret_cast<const char*>(cc);
-        __builtin_prefetch(p);
-        __builtin_prefetch(p + 64);
-        __builtin_prefetch(p + 128);
+        FabricSimulatorImpl::PrefetchLines(cc, 3 * 64); // its first three lines
     }
 }
 
