@@ -221,7 +221,9 @@ FabricSimulatorImpl::WindowPush(std::vector<WindowEvent>* queue, const WindowEve
     {
         // The running event's own queue, whose front it still holds: the
         // first event it schedules there takes its place (one sift instead
-        // of a pop and a push).
+        // of a pop and a push). Written out: the standard library has no
+        // replace-top, and push_back with pop_heap (its sift from the
+        // bottom) gave 0.96 (k = 16) and 0.93 (k = 4) times the events/s.
         m_runningTop = nullptr;
         std::vector<WindowEvent>& h = *queue;
         const std::size_t n = h.size();
