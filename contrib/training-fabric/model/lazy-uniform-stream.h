@@ -4,10 +4,7 @@
 #ifndef LAZY_UNIFORM_STREAM_H
 #define LAZY_UNIFORM_STREAM_H
 
-#include "ns3/rng-stream.h"
-
 #include <cstdint>
-#include <memory>
 
 namespace ns3
 {
@@ -15,16 +12,29 @@ namespace ns3
 /**
  * \ingroup training-fabric
  * The draws of an ns-3 UniformRandomVariable on [0, 1) (default Min, Max and
- * Antithetic), with its RngStream built at the first draw.
+ * Antithetic), with its generator's state set up at the first draw.
  *
- * Building an RngStream jumps ahead to its stream (L'Ecuyer's MRG32k3a:
- * matrix powers, about 100,000 instructions); a UniformRandomVariable builds
- * one when it is created and again when AssignStreams sets its stream, so a
- * fabric of 1,000 switches spent 2,000 of them on RED draws that most
- * switches never make. This object takes its stream numbers exactly where a
- * UniformRandomVariable would (an automatic one when it is created, from
+ * ns-3's generator is L'Ecuyer's MRG32k3a (RngStream). Setting up a stream
+ * jumps its seed ahead by stream x 2^127 and run x 2^76 steps: one 3x3
+ * matrix-vector product modulo m per set bit, with the transition matrices
+ * raised to powers of two. ns-3 3.37 builds its table of those 190 powers
+ * at the first RngStream a process makes, each power by squaring from the
+ * start (18,000 matrix squarings in floating point): about 10 ms, which a
+ * fabric whose first RED draw came in the run paid in the run (6% of the
+ * 1,024-host benchmark's simulation wall time). A UniformRandomVariable
+ * also builds its stream twice (when created and when AssignStreams sets
+ * it), so a fabric of 1,000 switches spent 2,000 jumps on RED draws most
+ * switches never make.
+ *
+ * This class is that generator, exactly: it takes its stream numbers where
+ * a UniformRandomVariable would (an automatic one when it is created, from
  * RngSeedManager::GetNextStreamIndex; 2^63 + n for SetStream(n)) with the
- * seed and run of that moment, so its draws are the same numbers.
+ * seed and run of that moment, jumps at the first draw with a table built
+ * once by squaring each power from the one before (190 squarings in
+ * 64-bit integers, microseconds), and steps and combines the two
+ * components as RngStream::RandU01 does. Every value involved is an integer
+ * below 2^53 or the same double operation, so the draws are the same
+ * numbers bit for bit (tested against ns-3's classes).
  */
 class LazyUniformStream
 {
@@ -39,10 +49,14 @@ class LazyUniformStream
     uint32_t GetInteger(uint32_t min, uint32_t max);
 
   private:
-    uint32_t m_seed;                  //!< RngSeedManager's seed when the stream was set
-    uint64_t m_run;                   //!< RngSeedManager's run when the stream was set
-    uint64_t m_stream;                //!< the RngStream's stream index
-    std::unique_ptr<RngStream> m_rng; //!< built at the first draw
+    /// Set the state: the seed in all six words, jumped by the stream and the run.
+    void Start();
+
+    uint32_t m_seed;       //!< RngSeedManager's seed when the stream was set
+    uint64_t m_run;        //!< RngSeedManager's run when the stream was set
+    uint64_t m_stream;     //!< the stream index
+    bool m_started{false}; //!< whether m_state is set (at the first draw)
+    uint64_t m_state[6]{}; //!< MRG32k3a's state: component 1, then 2 (each < its modulus)
 };
 
 } // namespace ns3

@@ -365,6 +365,56 @@ TEST(Construction, LazyUniformStreamDrawsWhatAUniformRandomVariableDraws)
     EXPECT_EQ(firstDraws(c), expected[2]);
 }
 
+TEST(Construction, LazyUniformStreamJumpsAsRngStreamForEverySeedRunAndStreamBit)
+{
+    // LazyUniformStream is MRG32k3a itself, with its own table of jump
+    // matrices. A jump multiplies by one table power per set bit of the
+    // stream (2^127 steps each) and of the run (2^76 each), so every bit
+    // position of both must be exercised against ns-3's RngStream: streams
+    // with the low bits, the top automatic bits (2^62 - 1: bits 0 to 61)
+    // and the fixed split (2^63 + n, bit 63 and the low 32 bits all set),
+    // runs from 1 to 2^64 - 1 (bits 0 to 63), and seeds at both ends of
+    // the valid range [1, m2) (m2 = 4294944443), whose words are reduced
+    // modulo m1 and m2 from the first jump. 200 draws each, the steps and
+    // the combination on many states.
+    const uint32_t savedSeed = RngSeedManager::GetSeed();
+    const uint64_t savedRun = RngSeedManager::GetRun();
+    const uint32_t seeds[] = {1, 12345, 4294944442U};
+    const uint64_t runs[] = {1, 2, 977, (1ULL << 33) + 5, ~0ULL};
+    const int64_t fixedStreams[] = {0, 1, 0xFFFFFFFFLL, (1LL << 62) - 1};
+    for (uint32_t seed : seeds)
+    {
+        for (uint64_t run : runs)
+        {
+            RngSeedManager::SetSeed(seed);
+            RngSeedManager::SetRun(run);
+            for (int64_t n : fixedStreams)
+            {
+                LazyUniformStream lazy;
+                lazy.SetStream(n);
+                RngStream ref(seed, (1ULL << 63) + static_cast<uint64_t>(n), run);
+                for (int i = 0; i < 200; ++i)
+                {
+                    ASSERT_EQ(lazy.GetValue(), ref.RandU01())
+                        << "seed " << seed << " run " << run << " stream 2^63 + " << n << " draw "
+                        << i;
+                }
+            }
+            // An automatic stream: the index the next variable would take.
+            const uint64_t index = RngSeedManager::GetNextStreamIndex() + 1;
+            LazyUniformStream automatic;
+            RngStream ref(seed, index, run);
+            for (int i = 0; i < 200; ++i)
+            {
+                ASSERT_EQ(automatic.GetValue(), ref.RandU01())
+                    << "seed " << seed << " run " << run << " automatic stream " << index;
+            }
+        }
+    }
+    RngSeedManager::SetSeed(savedSeed);
+    RngSeedManager::SetRun(savedRun);
+}
+
 TEST(Construction, BlockPoolHandsOutDistinctAlignedBlocksAcrossSlabs)
 {
     // Devices come from a BlockPool. Blocks of 1,000 bytes are rounded up
