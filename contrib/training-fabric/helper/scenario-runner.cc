@@ -280,7 +280,7 @@ ScenarioRunner::EnableWindows()
         {
             sim->SetBatchedContext(m_topo->GetHostNode(h)->GetId(), true);
         }
-        m_unsentQp = 0;
+        m_unreceived = 0;
         sim->SetWindowGuard(MakeCallback(&ScenarioRunner::HostsMayBatch, this));
     }
 }
@@ -288,25 +288,29 @@ ScenarioRunner::EnableWindows()
 bool
 ScenarioRunner::HostsMayBatch(Time /* end */)
 {
-    // The run stops at the last flow's acknowledgement (MaybeStop). A flow
-    // whose last packet is not sent yet at a round's start T cannot be
-    // acknowledged in the round: its acknowledgement comes at least two
-    // link delays after the packet leaves (there and back), each at least
-    // the lookahead, the round's width. So while some flow has not sent
-    // all its packets (not started, or behind), no host's event of the
-    // round stops the run. A queue pair that has sent all it was given
-    // stays so (a flows workload posts once). The path monitor, once idle,
-    // restarts at the next frame with an event of no context, which a
-    // batched host may not schedule.
+    // The run stops at the last flow's acknowledgement (MaybeStop), and a
+    // flow is acknowledged (RdmaQueuePair's send completion, cumulative)
+    // only after its receiver has all of it in order (the receive
+    // completion, FlowLog::Received). A flow not wholly received at a
+    // round's start T gets its last byte at T or later, and the
+    // acknowledgement sent then reaches the sender at least one link delay
+    // later (host to switch; two on any fabric with switches): at least
+    // the lookahead, the round's width, so after the round's end. So while
+    // some flow is not wholly received (not started, its data not all
+    // sent, or still in the fabric), no host's event of the round stops
+    // the run. A flow received stays so (a flows workload posts each flow
+    // once). The path monitor, once idle, restarts at the next frame with
+    // an event of no context, which a batched host may not schedule.
     if (m_monitor && m_monitor->GetMonitor()->IsIdle())
     {
         return false;
     }
-    while (m_unsentQp < m_qps.size() && m_qps[m_unsentQp]->HasSentAll())
+    const std::vector<FlowLog::Flow>& flows = m_log.GetFlows();
+    while (m_unreceived < flows.size() && flows[m_unreceived].received)
     {
-        ++m_unsentQp;
+        ++m_unreceived;
     }
-    return m_unsentQp < m_qps.size();
+    return m_unreceived < flows.size();
 }
 
 void

@@ -165,7 +165,7 @@ class ScenarioRunner
     /// windows, and hosts' while HostsMayBatch.
     void EnableWindows();
     /// The window guard for the hosts: true while no flow can be acknowledged
-    /// completely by \p end (some flow has not sent all its packets yet)
+    /// completely by \p end (some flow is not yet wholly received)
     /// and the path monitor (if any) samples.
     bool HostsMayBatch(Time end);
     void Collect();
@@ -189,7 +189,7 @@ class ScenarioRunner
     Ptr<FabricTopology> m_topo;
     FlowLog m_log;
     std::vector<Ptr<RdmaQueuePair>> m_qps; //!< the flows workload's, by flow
-    std::size_t m_unsentQp{0};             //!< HostsMayBatch: m_qps before it have sent all
+    std::size_t m_unreceived{0};           //!< HostsMayBatch: the flows before it are received
     bool m_workloadDone{false};            //!< stop once every flow is acknowledged
     Totals m_totals;
     std::vector<std::string> m_warnings;   //!< from Build()'s checks

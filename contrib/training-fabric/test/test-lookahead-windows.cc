@@ -539,11 +539,22 @@ TEST(LookaheadWindows, ScenariosGiveTheSameFilesWithAndWithoutWindows)
             "trace": {"flows": [0, 1, 2, 3, 4, 5], "interval": "2us"},
             "monitor": {"enabled": true, "bin": "10us"},
             "stop": "10ms"})",
+        R"({"name": "w5", "topology": {"type": "leaf-spine", "leaves": 2, "spines": 2,
+             "hosts_per_leaf": 4, "host_link": {"rate": "100Gbps", "delay": "1us"},
+             "fabric_link": {"rate": "100Gbps", "delay": "1us"}},
+            "workload": {"type": "all-to-all", "bytes": "24KB"},
+            "trace": {"flows": [0, 9, 50], "interval": "5us"},
+            "stop": "10ms"})",
     };
     // w4: flows starting within a window of each other, at several hosts,
     // and one long after the others end (the monitor's sampling stops in
     // the quiet, and that flow's first frame restarts it: the hosts must be
     // in the global order by then); cc_trace.csv samples every flow.
+    // w5: no monitor, so the hosts stay batched until the last flow is
+    // wholly received, a round or two before the run stops at its
+    // acknowledgement (two link delays later): a guard that let them batch
+    // in the round of that acknowledgement would have a batched host stop
+    // the run, which the simulator ends with an error.
     for (const std::string& text : scenarios)
     {
         uint64_t hostRounds = 0;
