@@ -261,22 +261,24 @@ class FabricSimulatorImpl : public SimulatorImpl
      *
      * A \p guarded context runs batched only while the window guard
      * (SetWindowGuard) allows: before each round it is asked whether the
-     * guarded contexts may run batched up to the round's end; the first
-     * time it says no (or if no guard is set), their pending events move to
-     * the global order, and they run there for good (until set again).
-     * Those events keep the uids the batched rounds drew (in another order
-     * than the global order would): against another context's event of
-     * the same timestamp that is neither a frame's arrival nor a first
-     * event they may run in the other order, so they must not stop the run
-     * or share state whose result depends on that order (a scenario's
-     * hosts stop it only at an acknowledgement's arrival, and share only
-     * per-flow records and counts).
+     * guarded contexts may run batched up to the round's end. When it says
+     * no (or if no guard is set), their pending events move to the global
+     * order, and they run there; when it says yes again, before a later
+     * round, their pending events move back to their queues and they run
+     * batched again. Events moved to the global order keep the uids the
+     * batched rounds drew (in another order than the global order would):
+     * against another context's event of the same timestamp that is
+     * neither a frame's arrival nor a first event they may run in the
+     * other order, so they must not stop the run or share state whose
+     * result depends on that order (a scenario's hosts stop it only at an
+     * acknowledgement's arrival, and share only per-flow records and
+     * counts).
      */
     void SetBatchedContext(uint32_t context, bool guarded = false);
 
     /**
-     * The window guard: called before each round in which guarded contexts
-     * (SetBatchedContext) would run batched, with the round's end: events
+     * The window guard: called before each round while there are guarded
+     * contexts (SetBatchedContext), batched or not, with the round's end: events
      * before that time, and some at it, run in the round. Return true only
      * if no guarded context's event up to then will break the window's rule
      * (stop the run, or reach another context other than by a frame's
@@ -366,7 +368,7 @@ class FabricSimulatorImpl : public SimulatorImpl
     /// nullptr (the quad heap and the slots, in the global order).
     std::vector<WindowEvent>* WindowQueueOf(uint32_t context)
     {
-        if (context < m_batchIndex.size() && m_batchIndex[context] != kNotBatched)
+        if (context < m_batchIndex.size() && m_batchIndex[context] < kDemoted)
         {
             return &m_queues[m_batchIndex[context]].heap;
         }
@@ -387,6 +389,8 @@ class FabricSimulatorImpl : public SimulatorImpl
     void DrainQueue(std::vector<WindowEvent>& heap);
     /// The window guard said no: the guarded contexts' events go to the global order, for good.
     void UnbatchGuarded();
+    /// The window guard said yes again: the guarded contexts' events back into their queues.
+    void RebatchGuarded();
     /// The loop while windowed: rounds of the global order's events, then
     /// each batched context's, then a global event (see the .cc).
     void RunWindowed();
@@ -461,6 +465,9 @@ class FabricSimulatorImpl : public SimulatorImpl
 
     // Lookahead windows.
     static constexpr uint32_t kNotBatched = UINT32_MAX;
+    /// In m_batchIndex: a guarded context in the global order (the guard
+    /// said no), with its queue's index in the other bits.
+    static constexpr uint32_t kDemoted = 0x80000000U;
     /// The phase of a windowed round.
     enum class Phase : uint8_t
     {
@@ -469,14 +476,16 @@ class FabricSimulatorImpl : public SimulatorImpl
         BATCHED, //!< a batched context's events
         GLOBAL,  //!< the global event that ends the window
     };
-    bool m_windowed{false};               //!< IsWindowed()
-    Phase m_phase{Phase::NONE};           //!< the round's phase
-    std::vector<uint32_t> m_batchIndex;   //!< by context: its m_queues index, or kNotBatched
+    bool m_windowed{false};     //!< IsWindowed()
+    Phase m_phase{Phase::NONE}; //!< the round's phase
+    /// By context: its m_queues index, kDemoted | that index, or kNotBatched.
+    std::vector<uint32_t> m_batchIndex;
     std::vector<WindowQueue> m_queues;    //!< batched contexts' events
     std::vector<uint32_t> m_activeQueues; //!< m_queues with events (and some emptied)
     std::vector<WindowEvent> m_global;    //!< global events (no context), a min-heap
     Callback<bool, Time> m_windowGuard;   //!< SetWindowGuard
     bool m_guardedBatched{false};         //!< some guarded context is batched
+    bool m_guardedDemoted{false};         //!< some guarded context is kDemoted
     uint64_t m_guardedRounds{0};          //!< GetGuardedRounds
     /// Frame arrivals batched contexts send each other in a round (each
     /// lands at or after its end): put into their queues after the round's

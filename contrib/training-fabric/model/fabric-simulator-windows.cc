@@ -69,10 +69,13 @@ FabricSimulatorImpl::SetBatchedContext(uint32_t context, bool guarded)
     }
     if (m_batchIndex[context] == kNotBatched)
     {
+        NS_ABORT_MSG_IF(m_queues.size() >= kDemoted,
+                        "FabricSimulatorImpl::SetBatchedContext: too many batched contexts");
         m_batchIndex[context] = static_cast<uint32_t>(m_queues.size());
         m_queues.emplace_back();
         m_queues.back().context = context;
     }
+    m_batchIndex[context] &= ~kDemoted; // (a guarded one in the global order: its queue again)
     WindowQueue& q = m_queues[m_batchIndex[context]];
     const bool wasGuarded = q.guarded;
     q.guarded = guarded;
@@ -123,10 +126,30 @@ FabricSimulatorImpl::UnbatchGuarded()
         if (q.guarded && m_batchIndex[q.context] == i)
         {
             DrainQueue(q.heap);
-            m_batchIndex[q.context] = kNotBatched;
+            m_batchIndex[q.context] = kDemoted | i;
+            m_guardedDemoted = true;
         }
     }
     m_guardedBatched = false;
+}
+
+void
+FabricSimulatorImpl::RebatchGuarded()
+{
+    // Their queues again, and their pending events (in the quad heap and
+    // the slots, all at or after the round's start) back into them with
+    // their keys, as at the start of a run.
+    for (uint32_t i = 0; i < m_queues.size(); ++i)
+    {
+        WindowQueue& q = m_queues[i];
+        if (q.guarded && m_batchIndex[q.context] == (kDemoted | i))
+        {
+            m_batchIndex[q.context] = i;
+            m_guardedBatched = true;
+        }
+    }
+    m_guardedDemoted = false;
+    SortIntoWindowQueues();
 }
 
 void
@@ -179,7 +202,7 @@ FabricSimulatorImpl::CheckCrossContext(uint32_t context, Key key) const
     }
     else if (m_phase == Phase::ORDERED && key <= m_orderedKey &&
              (context == Simulator::NO_CONTEXT ||
-              (context < m_batchIndex.size() && m_batchIndex[context] != kNotBatched)))
+              (context < m_batchIndex.size() && m_batchIndex[context] < kDemoted)))
     {
         // A first event or an arrival now sorts below the running event: the
         // global order would run it before batched events of this instant
@@ -199,7 +222,7 @@ FabricSimulatorImpl::CheckCrossContext(uint32_t context, Key key) const
                             key);
         }
     }
-    else if (!arrival && context < m_batchIndex.size() && m_batchIndex[context] != kNotBatched)
+    else if (!arrival && context < m_batchIndex.size() && m_batchIndex[context] < kDemoted)
     {
         WindowViolation("schedules an event other than a frame's arrival", context, key);
     }
@@ -481,17 +504,24 @@ FabricSimulatorImpl::RunWindowed()
             m_windowEnd = m_global.front().key;
         }
         // Guarded contexts: batched in this round if the guard allows,
-        // else in the global order from now on.
-        if (m_guardedBatched)
+        // else in the global order (until it allows again).
+        if (m_guardedBatched || m_guardedDemoted)
         {
             const auto endTs = static_cast<uint64_t>(m_windowEnd >> 64);
             if (!m_windowGuard.IsNull() &&
                 m_windowGuard(TimeStep(static_cast<int64_t>(
                     std::min<uint64_t>(endTs, std::numeric_limits<int64_t>::max())))))
             {
-                m_guardedRounds++;
+                if (m_guardedDemoted)
+                {
+                    RebatchGuarded();
+                }
+                if (m_guardedBatched)
+                {
+                    m_guardedRounds++;
+                }
             }
-            else
+            else if (m_guardedBatched)
             {
                 UnbatchGuarded();
             }

@@ -81,7 +81,7 @@ struct Observed
  * 600th event of the global order's contexts stops the run, which resumes.
  */
 Observed
-RunProgram(uint64_t seed, bool windows, int64_t guardUntil = -1)
+RunProgram(uint64_t seed, bool windows, int64_t guardUntil = -1, int64_t guardFrom = -1)
 {
     FabricSimulatorImpl* sim = StartFabricUnderQuadHeap();
     EXPECT_NE(sim, nullptr);
@@ -91,16 +91,18 @@ RunProgram(uint64_t seed, bool windows, int64_t guardUntil = -1)
         if (kBatched[c])
         {
             // guardUntil >= 0: contexts 3 and 4 guarded, batched while the
-            // rounds end before guardUntil ps (then in the global order).
+            // rounds end before guardUntil ps (then in the global order),
+            // and again from rounds ending at guardFrom ps (if >= 0) on.
             sim->SetBatchedContext(c, guardUntil >= 0 && c >= 3);
         }
     }
     std::vector<int64_t> asked; // the round ends the guard was asked about
     if (guardUntil >= 0)
     {
-        sim->SetWindowGuard(Callback<bool, Time>([&asked, guardUntil](Time end) {
+        sim->SetWindowGuard(Callback<bool, Time>([&asked, guardUntil, guardFrom](Time end) {
             asked.push_back(end.GetTimeStep());
-            return end.GetTimeStep() < guardUntil;
+            return end.GetTimeStep() < guardUntil ||
+                   (guardFrom >= 0 && end.GetTimeStep() >= guardFrom);
         }));
     }
     Observed obs;
@@ -291,46 +293,69 @@ TEST(LookaheadWindows, RandomProgramRunsAsInTheGlobalOrder)
 }
 
 // Guarded contexts (3 and 4): batched while the window guard allows, which
-// it does for rounds ending before half the program's run (the plain run's
-// end / 2), then in the global order with their pending events. (Those
-// keep uids drawn in batched order, so against other contexts' events of
-// their timestamp that are neither arrivals nor first events they may run
-// in another order than the global one, as documented: the program lets
-// only contexts 0 and 5 stop the run, and `ordered` interleaves only
-// those; each context's own observations are exact.) Expected:
-// every context's observations as without windows (as above); the guard
-// asked once per round until it said no (all but the last round's end
-// before that time, the last at or after it), and never after; the
-// guarded contexts batched in exactly the rounds it allowed, at least one
-// per window width up to that time. With the guard saying no at once
-// (until 0) the same observations and no guarded round.
+// it does for rounds ending before a third of the program's run (the plain
+// run's end / 3), then in the global order with their pending events, and
+// batched again (their pending events back in their queues) from rounds
+// ending at two thirds of it on. (Events moved to the global order keep
+// uids drawn in batched order, so against other contexts' events of their
+// timestamp that are neither arrivals nor first events they may run in
+// another order than the global one, as documented: the program lets only
+// contexts 0 and 5 stop the run, and `ordered` interleaves only those;
+// each context's own observations are exact.) Expected: every context's
+// observations as without windows (as above); the guard asked before
+// every round, also after a no; the guarded contexts batched in exactly
+// the rounds it allowed, at least one per window width up to the
+// first third, and some after the second. Also with the guard saying no
+// from the middle on, and at once (until 0): the same observations, and
+// in the last case no guarded round.
 TEST(LookaheadWindows, GuardedContextsRunBatchedWhileTheGuardAllows)
 {
     for (uint64_t seed = 1; seed <= 2; ++seed)
     {
         const Observed plain = RunProgram(seed, false);
         ASSERT_GT(plain.end, 10 * kLookahead) << seed;
-        for (const int64_t until : {plain.end / 2, int64_t{0}})
+        const int64_t third = plain.end / 3;
+        const std::pair<int64_t, int64_t> guards[] = {{third, 2 * third},
+                                                      {plain.end / 2, -1},
+                                                      {0, -1}};
+        for (const auto& [until, from] : guards)
         {
-            const Observed guarded = RunProgram(seed, true, until);
+            const Observed guarded = RunProgram(seed, true, until, from);
             for (uint32_t c = 0; c <= kContexts; ++c)
             {
                 EXPECT_EQ(FirstDifference(guarded.byContext[c], plain.byContext[c]), "")
-                    << "seed " << seed << ", context " << c << ", until " << until;
+                    << "seed " << seed << ", context " << c << ", until " << until << ", from "
+                    << from;
             }
             EXPECT_EQ(FirstDifference(guarded.ordered, plain.ordered), "") << seed;
             EXPECT_EQ(guarded.events, plain.events) << seed;
             EXPECT_EQ(guarded.end, plain.end) << seed;
             const std::vector<int64_t>& asked = guarded.guardAsked;
             ASSERT_FALSE(asked.empty()) << seed;
-            EXPECT_GE(asked.back(), until) << seed;
-            EXPECT_EQ(
-                std::count_if(asked.begin(), asked.end(), [until](int64_t t) { return t < until; }),
-                static_cast<std::ptrdiff_t>(asked.size() - 1))
+            const auto allowed = [until = until, from = from](int64_t t) {
+                return t < until || (from >= 0 && t >= from);
+            };
+            EXPECT_EQ(guarded.guardedRounds,
+                      static_cast<uint64_t>(std::count_if(asked.begin(), asked.end(), allowed)))
                 << seed;
-            EXPECT_EQ(guarded.guardedRounds, asked.size() - 1) << seed;
             // Rounds at most a window wide from the first event (at 0).
-            EXPECT_GE(guarded.guardedRounds, static_cast<uint64_t>(until / kLookahead)) << seed;
+            EXPECT_GE(std::count_if(asked.begin(),
+                                    asked.end(),
+                                    [until = until](int64_t t) { return t < until; }),
+                      until / kLookahead)
+                << seed;
+            if (from >= 0)
+            {
+                EXPECT_GT(std::count_if(asked.begin(),
+                                        asked.end(),
+                                        [from = from](int64_t t) { return t >= from; }),
+                          0)
+                    << seed;
+            }
+            else
+            {
+                EXPECT_GE(asked.back(), until) << seed;
+            }
         }
     }
 }
@@ -458,7 +483,10 @@ RunScenario(const std::string& text, bool windows, uint64_t* hostRounds = nullpt
         }
         files["(monitor hops)"] = all;
     }
-    const std::string dir = ::testing::TempDir() + "lookahead-windows"; // plots.gp names it
+    // plots.gp names it: the same for both runs of a test; a directory of
+    // each test's own, as ctest runs tests in parallel.
+    const std::string dir = ::testing::TempDir() + "lookahead-windows-" +
+                            ::testing::UnitTest::GetInstance()->current_test_info()->name();
     std::filesystem::remove_all(dir);
     run.WriteOutputs(dir);
     for (const auto& e : std::filesystem::recursive_directory_iterator(dir))
@@ -572,6 +600,40 @@ TEST(LookaheadWindows, ScenariosGiveTheSameFilesWithAndWithoutWindows)
             ASSERT_TRUE(on.count(name)) << name;
             EXPECT_EQ(on.at(name), content) << name;
         }
+    }
+}
+
+// Hosts batched again after the path monitor's quiet: two flows of
+// 200,000 B start at 100 us, long after the monitor stopped sampling (two
+// quiet 10 us bins), so the hosts are in the global order when the flows'
+// first frames restart it; from the next round on the guard allows again.
+// Each flow's data takes at least 200,000 x 8 / 100 Gb/s = 16 us to leave
+// its sender (payload alone; headers only add), it is not wholly received
+// before, and a round is at most the lookahead (1 us) wide: at least 16
+// rounds have an unreceived flow, all but the two around the restart with
+// the monitor sampling. Expected: hosts batched in at least 14 rounds (5
+// while a quiet monitor kept them in the global order for good), and the
+// same files as without windows.
+TEST(LookaheadWindows, HostsBatchAgainWhenTheMonitorRestarts)
+{
+    const std::string text =
+        R"({"name": "w6", "topology": {"type": "leaf-spine", "leaves": 2, "spines": 2,
+             "hosts_per_leaf": 4, "host_link": {"rate": "100Gbps", "delay": "1us"},
+             "fabric_link": {"rate": "100Gbps", "delay": "1us"}},
+            "workload": {"type": "flows", "flows": [
+              {"src": 0, "dst": 5, "bytes": 200000, "start": "100us"},
+              {"src": 1, "dst": 6, "bytes": 200000, "start": "100us"}]},
+            "monitor": {"enabled": true, "bin": "10us"},
+            "stop": "10ms"})";
+    uint64_t hostRounds = 0;
+    const auto off = RunScenario(text, false);
+    const auto on = RunScenario(text, true, &hostRounds);
+    EXPECT_GE(hostRounds, 14U);
+    EXPECT_EQ(on.size(), off.size());
+    for (const auto& [name, content] : off)
+    {
+        ASSERT_TRUE(on.count(name)) << name;
+        EXPECT_EQ(on.at(name), content) << name;
     }
 }
 
