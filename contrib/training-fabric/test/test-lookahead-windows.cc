@@ -515,6 +515,20 @@ RunScenario(const std::string& text, bool windows, uint64_t* hostRounds = nullpt
     return files;
 }
 
+/// Expect \p on (a run with windows) to hold exactly the files of \p off
+/// (RunScenario's), each with the same content.
+void
+ExpectSameFiles(const std::map<std::string, std::string>& on,
+                const std::map<std::string, std::string>& off)
+{
+    EXPECT_EQ(on.size(), off.size());
+    for (const auto& [name, content] : off)
+    {
+        ASSERT_TRUE(on.count(name)) << name;
+        EXPECT_EQ(on.at(name), content) << name;
+    }
+}
+
 // Expected: the same files, byte for byte (apart from wall time, memory and
 // the `windows` key), and the hosts batched in some rounds in the flows
 // workloads, in none in the collective: a fat-tree whose flows spray frames over every path
@@ -594,12 +608,7 @@ TEST(LookaheadWindows, ScenariosGiveTheSameFilesWithAndWithoutWindows)
         EXPECT_NE(off.at("summary.json").find("\"outcome\": \"completed\""), std::string::npos)
             << off.at("summary.json");
         EXPECT_GE(off.size(), 5U);
-        EXPECT_EQ(on.size(), off.size());
-        for (const auto& [name, content] : off)
-        {
-            ASSERT_TRUE(on.count(name)) << name;
-            EXPECT_EQ(on.at(name), content) << name;
-        }
+        ExpectSameFiles(on, off);
     }
 }
 
@@ -629,12 +638,7 @@ TEST(LookaheadWindows, HostsBatchAgainWhenTheMonitorRestarts)
     const auto off = RunScenario(text, false);
     const auto on = RunScenario(text, true, &hostRounds);
     EXPECT_GE(hostRounds, 14U);
-    EXPECT_EQ(on.size(), off.size());
-    for (const auto& [name, content] : off)
-    {
-        ASSERT_TRUE(on.count(name)) << name;
-        EXPECT_EQ(on.at(name), content) << name;
-    }
+    ExpectSameFiles(on, off);
 }
 
 } // namespace
