@@ -75,6 +75,7 @@ FabricSimulatorImpl::SetBatchedContext(uint32_t context, bool guarded)
         m_queues.emplace_back();
         m_queues.back().context = context;
     }
+    const bool wasDemoted = (m_batchIndex[context] & kDemoted) != 0;
     m_batchIndex[context] &= ~kDemoted; // (a guarded one in the global order: its queue again)
     WindowQueue& q = m_queues[m_batchIndex[context]];
     const bool wasGuarded = q.guarded;
@@ -83,13 +84,17 @@ FabricSimulatorImpl::SetBatchedContext(uint32_t context, bool guarded)
     {
         m_guardedBatched = true;
     }
-    else if (wasGuarded)
+    if ((wasGuarded && !guarded) || wasDemoted)
     {
-        // (Rare: a scan over every queue.)
+        // (Rare: a scan over every queue.) Both flags again, so that the
+        // rounds ask the guard, and re-sort, only for queues that need it.
         m_guardedBatched = false;
+        m_guardedDemoted = false;
         for (uint32_t i = 0; i < m_queues.size(); ++i)
         {
-            m_guardedBatched |= m_queues[i].guarded && m_batchIndex[m_queues[i].context] == i;
+            const WindowQueue& w = m_queues[i];
+            m_guardedBatched |= w.guarded && m_batchIndex[w.context] == i;
+            m_guardedDemoted |= w.guarded && m_batchIndex[w.context] == (kDemoted | i);
         }
     }
     // A run in progress (between two Run calls) sorts its events again at
