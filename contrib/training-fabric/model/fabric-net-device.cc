@@ -17,6 +17,7 @@
 #include "ns3/packet.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
 #include <sstream>
@@ -26,6 +27,71 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("FabricNetDevice");
 NS_OBJECT_ENSURE_REGISTERED(FabricNetDevice);
+
+/**
+ * The accessor of a per-frame trace source (MacTx, MacRx, Sniffer,
+ * TxBegin): ns-3's (MakeTraceSourceAccessor), and after each connection or
+ * disconnection the device's m_hooks again, so that a frame reads one byte
+ * of line 1 instead of the traces' lines to know whether they have sinks.
+ * Every connection goes through an accessor (Config, TraceConnect,
+ * TraceConnectWithoutContext); the members are private.
+ */
+template <typename Source>
+class HookedTraceAccessor : public TraceSourceAccessor
+{
+  public:
+    explicit HookedTraceAccessor(Source FabricNetDevice::*source)
+        : m_source(source)
+    {
+    }
+
+    bool ConnectWithoutContext(ObjectBase* obj, const CallbackBase& cb) const override
+    {
+        return Change(obj, [&](Source& s) { s.ConnectWithoutContext(cb); });
+    }
+
+    bool Connect(ObjectBase* obj, std::string context, const CallbackBase& cb) const override
+    {
+        return Change(obj, [&](Source& s) { s.Connect(cb, context); });
+    }
+
+    bool DisconnectWithoutContext(ObjectBase* obj, const CallbackBase& cb) const override
+    {
+        return Change(obj, [&](Source& s) { s.DisconnectWithoutContext(cb); });
+    }
+
+    bool Disconnect(ObjectBase* obj, std::string context, const CallbackBase& cb) const override
+    {
+        return Change(obj, [&](Source& s) { s.Disconnect(cb, context); });
+    }
+
+  private:
+    template <typename F>
+    bool Change(ObjectBase* obj, F change) const
+    {
+        auto* dev = dynamic_cast<FabricNetDevice*>(obj);
+        if (!dev)
+        {
+            return false;
+        }
+        change(dev->*m_source);
+        dev->RefreshTraceHooks();
+        return true;
+    }
+
+    Source FabricNetDevice::*m_source; //!< the trace source
+};
+
+namespace
+{
+/// \return a HookedTraceAccessor of \p source
+template <typename Source>
+Ptr<const TraceSourceAccessor>
+MakeHookedTraceAccessor(Source FabricNetDevice::*source)
+{
+    return Ptr<const TraceSourceAccessor>(new HookedTraceAccessor<Source>(source), false);
+}
+} // namespace
 
 TypeId
 FabricNetDevice::GetTypeId()
@@ -77,19 +143,19 @@ FabricNetDevice::GetTypeId()
                           MakeUintegerChecker<uint8_t>(0, kNumClasses - 1))
             .AddTraceSource("MacTx",
                             "A data frame starts transmission.",
-                            MakeTraceSourceAccessor(&FabricNetDevice::m_macTxTrace),
+                            MakeHookedTraceAccessor(&FabricNetDevice::m_macTxTrace),
                             "ns3::Packet::TracedCallback")
             .AddTraceSource("MacRx",
                             "A data frame was received.",
-                            MakeTraceSourceAccessor(&FabricNetDevice::m_macRxTrace),
+                            MakeHookedTraceAccessor(&FabricNetDevice::m_macRxTrace),
                             "ns3::Packet::TracedCallback")
             .AddTraceSource("Sniffer",
                             "Every frame sent or received, PFC included (pcap).",
-                            MakeTraceSourceAccessor(&FabricNetDevice::m_snifferTrace),
+                            MakeHookedTraceAccessor(&FabricNetDevice::m_snifferTrace),
                             "ns3::Packet::TracedCallback")
             .AddTraceSource("TxBegin",
                             "A data frame starts transmission: frame and class.",
-                            MakeTraceSourceAccessor(&FabricNetDevice::m_txBeginTrace),
+                            MakeHookedTraceAccessor(&FabricNetDevice::m_txBeginTrace),
                             "ns3::FabricNetDevice::TxBeginCallback")
             .AddTraceSource("PfcTx",
                             "A PFC frame was sent: class and quanta (0 = resume).",
@@ -126,6 +192,15 @@ FabricNetDevice::TxCompleteEvent::Notify()
 FabricNetDevice::~FabricNetDevice() = default;
 
 void
+FabricNetDevice::RefreshTraceHooks()
+{
+    m_hooks = static_cast<uint8_t>(
+        (m_hooks & kHookControl) | (m_macTxTrace.IsEmpty() ? 0 : kHookMacTx) |
+        (m_macRxTrace.IsEmpty() ? 0 : kHookMacRx) | (m_snifferTrace.IsEmpty() ? 0 : kHookSniffer) |
+        (m_txBeginTrace.IsEmpty() ? 0 : kHookTxBegin));
+}
+
+void
 FabricNetDevice::DoDispose()
 {
     for (auto& e : m_pauseEvent)
@@ -138,6 +213,7 @@ FabricNetDevice::DoDispose()
     }
     m_nonEmpty = 0;
     m_control.clear();
+    m_hooks &= static_cast<uint8_t>(~kHookControl);
     m_node = nullptr;
     m_channel = nullptr;
     m_rxCallback = FabricRxCallback();
@@ -257,8 +333,8 @@ FabricNetDevice::EnqueueFrame(FabricFrame* f, uint8_t cls, uint32_t tag)
 {
     NS_ASSERT(cls < kNumClasses);
     const uint32_t bytes = f->GetSize();
-    if (!m_busy && m_nonEmpty == 0 && m_scheduler == STRICT_PRIORITY && m_control.empty() &&
-        m_channel && ((PausedClasses() >> cls) & 1) == 0)
+    if (!m_busy && m_nonEmpty == 0 && m_scheduler == STRICT_PRIORITY &&
+        (m_hooks & kHookControl) == 0 && m_channel && ((PausedClasses() >> cls) & 1) == 0)
     {
         // An idle port with every queue empty sends the frame at once: what
         // queueing it and TryTransmit would do (it is the one frame ready,
@@ -293,6 +369,7 @@ FabricNetDevice::SendPfc(uint8_t cls, uint16_t quanta)
     uint16_t timers[kNumClasses] = {0, 0, 0, 0, 0, 0, 0, 0};
     timers[cls] = quanta;
     m_control.push_back(MakePfcFrame(m_address, static_cast<uint8_t>(1u << cls), timers));
+    m_hooks |= kHookControl;
     m_counters.pfcTx++;
     if (quanta > 0)
     {
@@ -400,10 +477,14 @@ FabricNetDevice::TryTransmit()
     {
         return;
     }
-    if (!m_control.empty())
+    if (m_hooks & kHookControl)
     {
         FabricFrame* f = FabricFrame::Make(m_control.front());
         m_control.pop_front();
+        if (m_control.empty())
+        {
+            m_hooks &= static_cast<uint8_t>(~kHookControl);
+        }
         StartTransmission(f);
         return;
     }
@@ -457,7 +538,7 @@ FabricNetDevice::BeginFrame(FabricFrame* f, uint8_t cls)
 {
     m_frameCounters.txFrames++;
     m_frameCounters.txBytes += f->GetSize();
-    if (!m_macTxTrace.IsEmpty())
+    if (m_hooks & kHookMacTx)
     {
         m_macTxTrace(f->GetPacket());
     }
@@ -465,7 +546,7 @@ FabricNetDevice::BeginFrame(FabricFrame* f, uint8_t cls)
     {
         m_txObserver->OnTxBeginFrame(m_txObserverIndex, *f, cls, m_totalQueueBytes);
     }
-    if (!m_txBeginTrace.IsEmpty())
+    if (m_hooks & kHookTxBegin)
     {
         m_txBeginTrace(f->GetPacket(), cls);
     }
@@ -477,7 +558,7 @@ FabricNetDevice::StartTransmission(FabricFrame* f)
 {
     m_busy = true;
     const Time txTime = GetTxTime(f->GetSize());
-    if (!m_snifferTrace.IsEmpty())
+    if (m_hooks & kHookSniffer)
     {
         m_snifferTrace(f->GetPacket());
     }
@@ -603,7 +684,7 @@ FabricNetDevice::Receive(Ptr<Packet> p)
 void
 FabricNetDevice::ReceiveFrame(FabricFrame* f)
 {
-    if (!m_snifferTrace.IsEmpty())
+    if (m_hooks & kHookSniffer)
     {
         m_snifferTrace(f->GetPacket());
     }
@@ -618,7 +699,7 @@ FabricNetDevice::ReceiveFrame(FabricFrame* f)
     }
     m_frameCounters.rxFrames++;
     m_frameCounters.rxBytes += size;
-    if (!m_macRxTrace.IsEmpty())
+    if (m_hooks & kHookMacRx)
     {
         m_macRxTrace(f->GetPacket());
     }

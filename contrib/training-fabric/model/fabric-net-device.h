@@ -274,13 +274,14 @@ class FabricNetDevice : public NetDevice
         }
     }
 
-    /// Prefetch the per-frame lines 0 to 4 (below): those a frame coming in
-    /// reads (0, 2, 3, 4, and 1 for the port index a handler reads) and
-    /// those one going out reads (all five, besides its class's line).
+    /// Prefetch the per-frame lines 0 to 2 (below): those a frame coming in
+    /// or going out reads, besides its class's line (lines 3 and 4 only
+    /// while a trace has sinks or PFC frames wait: not fetched, as reading
+    /// m_hooks here would wait for line 1).
     void PrefetchFrameLines() const
     {
         const char* p = reinterpret_cast<const char*>(this);
-        for (int line = 0; line < 5; ++line)
+        for (int line = 0; line < 3; ++line)
         {
             __builtin_prefetch(p + 64 * line);
         }
@@ -381,6 +382,20 @@ class FabricNetDevice : public NetDevice
     bool SupportsSendFrom() const override;
 
   private:
+    /// A per-frame trace source's accessor that keeps m_hooks in step (the .cc).
+    template <typename Source>
+    friend class HookedTraceAccessor;
+
+    /// m_hooks bits: which per-frame traces have sinks, and PFC frames waiting.
+    static constexpr uint8_t kHookMacTx = 1;    //!< m_macTxTrace has a sink
+    static constexpr uint8_t kHookMacRx = 2;    //!< m_macRxTrace has a sink
+    static constexpr uint8_t kHookSniffer = 4;  //!< m_snifferTrace has a sink
+    static constexpr uint8_t kHookTxBegin = 8;  //!< m_txBeginTrace has a sink
+    static constexpr uint8_t kHookControl = 16; //!< m_control holds a frame
+
+    /// Set m_hooks' trace bits from the traces' sinks (after a connection changed).
+    void RefreshTraceHooks();
+
     void DoDispose() override;
     void TxComplete();
     void PauseExpired(uint8_t cls);
@@ -474,8 +489,9 @@ class FabricNetDevice : public NetDevice
     // their own (issue #15): in a large fabric a port is cold each time a
     // frame reaches it, so each line its per-frame path touches is a miss.
     // Devices are 64-byte aligned (FabricNetDevice::operator new). A frame
-    // going out touches lines 0-4 and its class's line; one coming in,
-    // lines 0, 2, 3 and 4. Set-up and rarely used state follows.
+    // going out touches lines 0-2 and its class's line; one coming in,
+    // lines 0-2; lines 3 and 4 only when m_hooks says a trace has sinks or
+    // PFC frames wait. Set-up and rarely used state follows.
     //
     // Line 0, after Object's 32 bytes: where a frame goes, both ways.
     Ptr<FabricChannel> m_channel;
@@ -496,12 +512,16 @@ class FabricNetDevice : public NetDevice
     uint8_t m_nonEmpty{0};  //!< bit c set while m_class[c] holds a frame
     uint8_t m_drrNext{0};
     bool m_handlerPulls{false}; //!< ask m_handler for frames when idle (SetPortHandler)
+    /// kHook* bits: a frame reads this byte, not lines 3 and 4, to know
+    /// whether a trace has sinks or PFC frames wait (issue #15).
+    uint8_t m_hooks{0};
     // Line 2: the hooks a frame calls and its counters.
     alignas(64) DequeueCallback m_dequeueCallback;
     PullCallback m_pullCallback;
     uint32_t m_txObserverIndex{0};
     FrameCounters m_frameCounters;
-    // Lines 3 and 4: the per-frame traces (each checked for a sink) and the PFC frames.
+    // Lines 3 and 4: the per-frame traces and the PFC frames, read only when
+    // m_hooks says they have sinks or frames.
     alignas(64) TracedCallback<Ptr<const Packet>> m_macTxTrace; //!< data frame starts transmission
     TracedCallback<Ptr<const Packet>> m_macRxTrace;             //!< data frame received
     TracedCallback<Ptr<const Packet>> m_snifferTrace;           //!< every frame, both directions

@@ -28,6 +28,8 @@
 #include <cmath>
 #include <functional>
 #include <gtest/gtest.h>
+#include <string>
+#include <vector>
 
 using namespace ns3;
 using tftest::Cable;
@@ -273,6 +275,91 @@ TEST(DataPlane, ACopiedPortKeepsAndSendsItsQueuedFrames)
     EXPECT_EQ(sizes, (std::vector<uint32_t>{100, 40}));
     EXPECT_EQ(copy->GetCounters().txFrames, 2u);
     EXPECT_EQ(copy->GetTotalQueueBytes(), 0u);
+    Simulator::Destroy();
+}
+
+TEST(DataPlane, PerFrameTracesFireExactlyWhileTheyHaveSinks)
+{
+    // A port reads one byte to know whether its per-frame traces have sinks
+    // (issue #15), kept by the traces' accessors: a sink connected or
+    // disconnected during the run, with or without a context, and one a
+    // copied port inherits, must all be seen. One 100 B frame a side at
+    // 0, 10 and 20 us over a 1 us cable; every sink connected at 5 us and
+    // disconnected at 15 us: only the 10 us frame is traced, once per
+    // source (the sender's MacTx, TxBegin and Sniffer, the receiver's MacRx
+    // and Sniffer), 5 calls.
+    Cable c = MakeCable(MicroSeconds(1));
+    c.b->SetFabricReceiveCallback([](Ptr<FabricNetDevice>, Ptr<Packet>) {});
+    uint32_t calls = 0;
+    std::vector<Time> when;
+    auto count = [&calls, &when](Ptr<const Packet>) {
+        ++calls;
+        when.push_back(Simulator::Now());
+    };
+    const Callback<void, Ptr<const Packet>> plain(count);
+    const Callback<void, Ptr<const Packet>, uint8_t> withClass(
+        [&count](Ptr<const Packet> p, uint8_t) { count(p); });
+    const Callback<void, std::string, Ptr<const Packet>> withContext(
+        [&count](std::string, Ptr<const Packet> p) { count(p); });
+    Simulator::Schedule(MicroSeconds(5), [&]() {
+        EXPECT_TRUE(c.a->TraceConnectWithoutContext("MacTx", plain));
+        EXPECT_TRUE(c.a->TraceConnectWithoutContext("TxBegin", withClass));
+        EXPECT_TRUE(c.a->TraceConnect("Sniffer", "a", withContext));
+        EXPECT_TRUE(c.b->TraceConnectWithoutContext("MacRx", plain));
+        EXPECT_TRUE(c.b->TraceConnect("Sniffer", "b", withContext));
+    });
+    Simulator::Schedule(MicroSeconds(15), [&]() {
+        EXPECT_TRUE(c.a->TraceDisconnectWithoutContext("MacTx", plain));
+        EXPECT_TRUE(c.a->TraceDisconnectWithoutContext("TxBegin", withClass));
+        EXPECT_TRUE(c.a->TraceDisconnect("Sniffer", "a", withContext));
+        EXPECT_TRUE(c.b->TraceDisconnectWithoutContext("MacRx", plain));
+        EXPECT_TRUE(c.b->TraceDisconnect("Sniffer", "b", withContext));
+    });
+    for (const uint32_t us : {0u, 10u, 20u})
+    {
+        Simulator::Schedule(MicroSeconds(us), [&c]() { c.a->Enqueue(Create<Packet>(100), 0); });
+    }
+    Simulator::Run();
+    EXPECT_EQ(calls, 5u);
+    // (100 + 24) x 8 / 100e9 = 9.92 ns on the line: sent at 10 us, whole at
+    // the receiver 1 us + 9.92 ns later.
+    const Time arrival = MicroSeconds(11) + PicoSeconds(9920);
+    EXPECT_EQ(when,
+              (std::vector<Time>{MicroSeconds(10),
+                                 MicroSeconds(10),
+                                 MicroSeconds(10),
+                                 arrival,
+                                 arrival}));
+    Simulator::Destroy();
+
+    // A port copied from one with a MacTx sink has that sink too (CopyObject
+    // copies the trace), and loses it when it is disconnected from the copy.
+    FabricTopology::EnsurePicosecondResolution();
+    Ptr<FabricNetDevice> proto = CreateObject<FabricNetDevice>();
+    calls = 0;
+    when.clear();
+    ASSERT_TRUE(proto->TraceConnectWithoutContext("MacTx", plain));
+    Ptr<FabricNetDevice> copy = CopyObject(proto);
+    Ptr<FabricNetDevice> peer = CreateObject<FabricNetDevice>();
+    for (Ptr<FabricNetDevice> d : {copy, peer})
+    {
+        CreateObject<Node>()->AddDevice(d);
+        d->SetAddress(Mac48Address::Allocate());
+    }
+    Ptr<FabricChannel> ch = CreateObject<FabricChannel>();
+    copy->Attach(ch);
+    peer->Attach(ch);
+    peer->SetFabricReceiveCallback([](Ptr<FabricNetDevice>, Ptr<Packet>) {});
+    Simulator::ScheduleWithContext(copy->GetNode()->GetId(), NanoSeconds(1), [copy]() {
+        copy->Enqueue(Create<Packet>(100), 0);
+    });
+    Simulator::ScheduleWithContext(copy->GetNode()->GetId(), MicroSeconds(5), [&]() {
+        EXPECT_TRUE(copy->TraceDisconnectWithoutContext("MacTx", plain));
+        copy->Enqueue(Create<Packet>(100), 0);
+    });
+    Simulator::Run();
+    EXPECT_EQ(calls, 1u);
+    EXPECT_EQ(copy->GetCounters().txFrames, 2u);
     Simulator::Destroy();
 }
 
