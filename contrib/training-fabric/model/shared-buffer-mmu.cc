@@ -121,7 +121,9 @@ SharedBufferMmu::SharedBufferMmu() = default;
 std::string
 SharedBufferMmu::Configure(const std::vector<PortInfo>& ports)
 {
-    m_ports.assign(ports.size(), PortState());
+    m_nPorts = static_cast<uint32_t>(ports.size());
+    m_state.assign(static_cast<std::size_t>(kNumClasses) * ports.size(), ClassState());
+    m_headroom.assign(ports.size(), 0);
     uint64_t reservedTotal = m_reservedBytes * kNumClasses * ports.size();
     uint64_t headroomTotal = 0;
     if (m_pfcEnabled)
@@ -131,7 +133,7 @@ SharedBufferMmu::Configure(const std::vector<PortInfo>& ports)
             const uint64_t h = m_headroomBytes != 0
                                    ? m_headroomBytes
                                    : DerivedHeadroom(ports[i], m_maxFrameBytes, m_responseTime);
-            m_ports[i].headroom = h;
+            m_headroom[i] = h;
             headroomTotal += h;
         }
     }
@@ -189,7 +191,7 @@ SharedBufferMmu::DerivedHeadroom(const PortInfo& port, uint32_t maxFrameBytes, T
 uint64_t
 SharedBufferMmu::SharedUsed(uint32_t port, uint8_t cls) const
 {
-    uint64_t in = m_ports[port].cls[cls].ingress;
+    const uint64_t in = At(port, cls).ingress;
     return in > m_reservedBytes ? in - m_reservedBytes : 0;
 }
 
@@ -209,8 +211,8 @@ SharedBufferMmu::Verdict
 SharedBufferMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
 {
     NS_LOG_FUNCTION(this << port << +cls << bytes);
-    PortState& ps = m_ports[port];
-    const uint64_t oldIngress = ps.cls[cls].ingress;
+    ClassState& cs = At(port, cls);
+    const uint64_t oldIngress = cs.ingress;
     const uint64_t newIngress = oldIngress + bytes;
     const uint64_t oldShared = oldIngress > m_reservedBytes ? oldIngress - m_reservedBytes : 0;
     const uint64_t newShared = newIngress > m_reservedBytes ? newIngress - m_reservedBytes : 0;
@@ -223,7 +225,7 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
     }
     if (fits)
     {
-        ps.cls[cls].ingress = newIngress;
+        cs.ingress = newIngress;
         m_sharedUsed += delta;
     }
     else if (IsLossless(cls))
@@ -232,14 +234,14 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t cls, uint32_t bytes)
         // its own XOFF: a port's headroom is per lossless class (a switch's
         // per-priority-group headroom; the HPCC simulator's check per
         // (port, queue)), within the whole buffer.
-        if (ps.cls[cls].hdrm + bytes > ps.headroom || m_used + bytes > m_bufferBytes)
+        if (cs.hdrm + bytes > m_headroom[port] || m_used + bytes > m_bufferBytes)
         {
-            NS_LOG_LOGIC("port " << port << " class " << +cls << ": headroom full ("
-                                 << ps.cls[cls].hdrm << " of " << ps.headroom << " B)");
+            NS_LOG_LOGIC("port " << port << " class " << +cls << ": headroom full (" << cs.hdrm
+                                 << " of " << m_headroom[port] << " B)");
             return DROP_HEADROOM;
         }
         NS_LOG_LOGIC("port " << port << " class " << +cls << ": into headroom");
-        ps.cls[cls].hdrm += bytes;
+        cs.hdrm += bytes;
     }
     else
     {
@@ -257,18 +259,18 @@ void
 SharedBufferMmu::Release(uint32_t port, uint8_t cls, uint32_t bytes)
 {
     NS_LOG_FUNCTION(this << port << +cls << bytes);
-    PortState& ps = m_ports[port];
+    ClassState& cs = At(port, cls);
     m_used -= bytes;
     // Headroom drains first: it holds the most recent arrivals of a paused
     // class, and emptying it is the first condition for XON.
-    uint64_t fromHdrm = std::min<uint64_t>(ps.cls[cls].hdrm, bytes);
-    ps.cls[cls].hdrm -= fromHdrm;
+    uint64_t fromHdrm = std::min<uint64_t>(cs.hdrm, bytes);
+    cs.hdrm -= fromHdrm;
     uint64_t rest = bytes - fromHdrm;
     if (rest > 0)
     {
         const uint64_t oldShared = SharedUsed(port, cls);
-        NS_ASSERT(ps.cls[cls].ingress >= rest);
-        ps.cls[cls].ingress -= rest;
+        NS_ASSERT(cs.ingress >= rest);
+        cs.ingress -= rest;
         m_sharedUsed -= oldShared - SharedUsed(port, cls);
     }
 }
@@ -276,17 +278,17 @@ SharedBufferMmu::Release(uint32_t port, uint8_t cls, uint32_t bytes)
 bool
 SharedBufferMmu::CheckXoff(uint32_t port, uint8_t cls)
 {
-    PortState& ps = m_ports[port];
-    if (!IsLossless(cls) || ps.cls[cls].pausing)
+    ClassState& cs = At(port, cls);
+    if (!IsLossless(cls) || cs.pausing)
     {
         return false;
     }
-    if (ps.cls[cls].hdrm > 0 || SharedUsed(port, cls) >= GetThreshold())
+    if (cs.hdrm > 0 || SharedUsed(port, cls) >= GetThreshold())
     {
         NS_LOG_LOGIC("port " << port << " class " << +cls << ": XOFF (shared "
                              << SharedUsed(port, cls) << " B, threshold " << GetThreshold()
                              << " B)");
-        ps.cls[cls].pausing = true;
+        cs.pausing = true;
         return true;
     }
     return false;
@@ -295,8 +297,8 @@ SharedBufferMmu::CheckXoff(uint32_t port, uint8_t cls)
 bool
 SharedBufferMmu::CheckXon(uint32_t port, uint8_t cls)
 {
-    PortState& ps = m_ports[port];
-    if (!ps.cls[cls].pausing || ps.cls[cls].hdrm > 0)
+    ClassState& cs = At(port, cls);
+    if (!cs.pausing || cs.hdrm > 0)
     {
         return false;
     }
@@ -304,7 +306,7 @@ SharedBufferMmu::CheckXon(uint32_t port, uint8_t cls)
     if (shared == 0 || shared + m_xonOffset <= GetThreshold())
     {
         NS_LOG_LOGIC("port " << port << " class " << +cls << ": XON (shared " << shared << " B)");
-        ps.cls[cls].pausing = false;
+        cs.pausing = false;
         return true;
     }
     return false;
@@ -313,7 +315,7 @@ SharedBufferMmu::CheckXon(uint32_t port, uint8_t cls)
 bool
 SharedBufferMmu::IsPausing(uint32_t port, uint8_t cls) const
 {
-    return m_ports[port].cls[cls].pausing;
+    return At(port, cls).pausing;
 }
 
 double
@@ -343,7 +345,7 @@ SharedBufferMmu::IsEcnEnabled() const
 uint64_t
 SharedBufferMmu::GetHeadroom(uint32_t port) const
 {
-    return m_ports[port].headroom;
+    return m_headroom[port];
 }
 
 uint64_t
@@ -367,13 +369,13 @@ SharedBufferMmu::GetMaxUsedBytes() const
 uint64_t
 SharedBufferMmu::GetIngressBytes(uint32_t port, uint8_t cls) const
 {
-    return m_ports[port].cls[cls].ingress + m_ports[port].cls[cls].hdrm;
+    return At(port, cls).ingress + At(port, cls).hdrm;
 }
 
 uint64_t
 SharedBufferMmu::GetHeadroomBytes(uint32_t port, uint8_t cls) const
 {
-    return m_ports[port].cls[cls].hdrm;
+    return At(port, cls).hdrm;
 }
 
 uint16_t
