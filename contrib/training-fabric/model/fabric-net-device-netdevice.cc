@@ -128,7 +128,7 @@ void
 FabricNetDevice::SetNode(Ptr<Node> node)
 {
     m_node = node;
-    m_txComplete.context = node ? node->GetId() : Simulator::NO_CONTEXT;
+    m_txSlot.context = node ? node->GetId() : Simulator::NO_CONTEXT;
 }
 
 bool
@@ -164,7 +164,7 @@ FabricNetDevice::GetQueueBytes(uint8_t cls) const
 uint64_t
 FabricNetDevice::GetTxBytes() const
 {
-    return m_frameCounters.txBytes;
+    return m_txCounters.txBytes;
 }
 
 uint64_t
@@ -225,11 +225,11 @@ FabricNetDevice::Counters
 FabricNetDevice::GetCounters() const
 {
     Counters c = m_counters;
-    c.txFrames = m_frameCounters.txFrames;
-    c.txBytes = m_frameCounters.txBytes;
-    c.rxFrames = m_frameCounters.rxFrames;
-    c.rxBytes = m_frameCounters.rxBytes;
-    c.maxQueueBytes = m_frameCounters.maxQueueBytes;
+    c.txFrames = m_txCounters.txFrames;
+    c.txBytes = m_txCounters.txBytes;
+    c.rxFrames = m_rxCounters.rxFrames;
+    c.rxBytes = m_rxCounters.rxBytes;
+    c.maxQueueBytes = m_txCounters.maxQueueBytes;
     const Time now = FabricSimulatorImpl::FastNow();
     for (uint32_t i = 0; i < kNumClasses; ++i)
     {

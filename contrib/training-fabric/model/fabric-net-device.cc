@@ -20,6 +20,7 @@
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
+#include <cstddef>
 #include <sstream>
 
 namespace ns3
@@ -118,7 +119,8 @@ FabricNetDevice::GetTypeId()
                           "(class 7 first) or WeightedRoundRobin (deficit round robin, "
                           "quantum = weight x Mtu). Default strict priority, as in 802.1Q.",
                           EnumValue(STRICT_PRIORITY),
-                          MakeEnumAccessor(&FabricNetDevice::m_scheduler),
+                          MakeEnumAccessor(&FabricNetDevice::SetSchedulerType,
+                                           &FabricNetDevice::GetSchedulerType),
                           MakeEnumChecker(STRICT_PRIORITY,
                                           "StrictPriority",
                                           WEIGHTED_RR,
@@ -176,6 +178,20 @@ FabricNetDevice::GetTypeId()
 FabricNetDevice::FabricNetDevice()
 {
     m_weights.fill(1);
+    // A frame's fields in lines 0 and 1 (the header's layout; issue #15).
+    // FabricNetDevice is not standard-layout (offsetof is conditionally
+    // supported: GCC and Clang give the offsets of this single-inheritance
+    // class).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winvalid-offsetof"
+    static_assert(offsetof(FabricNetDevice, m_rxCounters) + sizeof(RxCounters) <= 64,
+                  "FabricNetDevice: line 0 holds the channel, the handler and the rx counters");
+    static_assert(offsetof(FabricNetDevice, m_txSlot) == 64 &&
+                      offsetof(FabricNetDevice, m_hooks) + sizeof(m_hooks) <= 128,
+                  "FabricNetDevice: line 1 holds the transmitter's per-frame state");
+    static_assert(offsetof(FabricNetDevice, m_class) == 128,
+                  "FabricNetDevice: the class queues start at line 2");
+#pragma GCC diagnostic pop
 }
 
 FabricNetDevice::TxCompleteEvent::TxCompleteEvent(FabricNetDevice* dev)
@@ -194,10 +210,23 @@ FabricNetDevice::~FabricNetDevice() = default;
 void
 FabricNetDevice::RefreshTraceHooks()
 {
-    m_hooks = static_cast<uint8_t>(
-        (m_hooks & kHookControl) | (m_macTxTrace.IsEmpty() ? 0 : kHookMacTx) |
-        (m_macRxTrace.IsEmpty() ? 0 : kHookMacRx) | (m_snifferTrace.IsEmpty() ? 0 : kHookSniffer) |
-        (m_txBeginTrace.IsEmpty() ? 0 : kHookTxBegin));
+    SetHook(kHookMacTx, !m_macTxTrace.IsEmpty());
+    SetHook(kHookMacRx, !m_macRxTrace.IsEmpty());
+    SetHook(kHookSniffer, !m_snifferTrace.IsEmpty());
+    SetHook(kHookTxBegin, !m_txBeginTrace.IsEmpty());
+}
+
+void
+FabricNetDevice::SetSchedulerType(SchedulerType type)
+{
+    m_scheduler = type;
+    SetHook(kHookDrr, type != STRICT_PRIORITY);
+}
+
+FabricNetDevice::SchedulerType
+FabricNetDevice::GetSchedulerType() const
+{
+    return m_scheduler;
 }
 
 void
@@ -213,12 +242,13 @@ FabricNetDevice::DoDispose()
     }
     m_nonEmpty = 0;
     m_control.clear();
-    m_hooks &= static_cast<uint8_t>(~kHookControl);
+    SetHook(kHookControl, false);
     m_node = nullptr;
     m_channel = nullptr;
     m_rxCallback = FabricRxCallback();
     m_dequeueCallback = DequeueCallback();
     m_pullCallback = PullCallback();
+    SetHook(kHookRxCallback | kHookDequeueCb | kHookPullCb | kHookTxObserver, false);
     m_handler = nullptr;
     m_handlerPulls = false;
     m_txObserver = nullptr;
@@ -273,18 +303,21 @@ void
 FabricNetDevice::SetFabricReceiveCallback(FabricRxCallback cb)
 {
     m_rxCallback = cb;
+    SetHook(kHookRxCallback, !m_rxCallback.IsNull());
 }
 
 void
 FabricNetDevice::SetDequeueCallback(DequeueCallback cb)
 {
     m_dequeueCallback = cb;
+    SetHook(kHookDequeueCb, !m_dequeueCallback.IsNull());
 }
 
 void
 FabricNetDevice::SetPullCallback(PullCallback cb)
 {
     m_pullCallback = cb;
+    SetHook(kHookPullCb, !m_pullCallback.IsNull());
 }
 
 void
@@ -298,6 +331,7 @@ void
 FabricNetDevice::SetTxObserver(FabricTxObserver* observer, uint32_t index)
 {
     m_txObserver = observer;
+    SetHook(kHookTxObserver, observer != nullptr);
     m_txObserverIndex = index;
 }
 
@@ -333,16 +367,16 @@ FabricNetDevice::EnqueueFrame(FabricFrame* f, uint8_t cls, uint32_t tag)
 {
     NS_ASSERT(cls < kNumClasses);
     const uint32_t bytes = f->GetSize();
-    if (!m_busy && m_nonEmpty == 0 && m_scheduler == STRICT_PRIORITY &&
-        (m_hooks & kHookControl) == 0 && m_channel && ((PausedClasses() >> cls) & 1) == 0)
+    if (!m_busy && m_nonEmpty == 0 && (m_hooks & (kHookDrr | kHookControl)) == 0 && m_channel &&
+        ((PausedClasses() >> cls) & 1) == 0)
     {
         // An idle port with every queue empty sends the frame at once: what
         // queueing it and TryTransmit would do (it is the one frame ready,
         // so strict priority takes it), without touching the class's queue,
         // in a large fabric a cache line or two read cold (issue #15).
-        if (bytes > m_frameCounters.maxQueueBytes)
+        if (bytes > m_txCounters.maxQueueBytes)
         {
-            m_frameCounters.maxQueueBytes = bytes; // m_totalQueueBytes is 0
+            m_txCounters.maxQueueBytes = bytes; // m_totalQueueBytes is 0
         }
         SendDequeued(f, cls, tag);
         return;
@@ -352,9 +386,9 @@ FabricNetDevice::EnqueueFrame(FabricFrame* f, uint8_t cls, uint32_t tag)
     q.bytes += bytes;
     m_nonEmpty |= static_cast<uint8_t>(1u << cls);
     m_totalQueueBytes += bytes;
-    if (m_totalQueueBytes > m_frameCounters.maxQueueBytes)
+    if (m_totalQueueBytes > m_txCounters.maxQueueBytes)
     {
-        m_frameCounters.maxQueueBytes = m_totalQueueBytes;
+        m_txCounters.maxQueueBytes = m_totalQueueBytes;
     }
     if (!m_busy)
     {
@@ -369,7 +403,7 @@ FabricNetDevice::SendPfc(uint8_t cls, uint16_t quanta)
     uint16_t timers[kNumClasses] = {0, 0, 0, 0, 0, 0, 0, 0};
     timers[cls] = quanta;
     m_control.push_back(MakePfcFrame(m_address, static_cast<uint8_t>(1u << cls), timers));
-    m_hooks |= kHookControl;
+    SetHook(kHookControl, true);
     m_counters.pfcTx++;
     if (quanta > 0)
     {
@@ -417,7 +451,7 @@ FabricNetDevice::DequeueData(FabricFrame*& f, uint8_t& cls, uint32_t& tag)
     const uint8_t ready = m_nonEmpty & static_cast<uint8_t>(~PausedClasses());
     auto eligible = [&](uint32_t c) { return (ready >> c) & 1; };
     int chosen = -1;
-    if (m_scheduler == STRICT_PRIORITY)
+    if ((m_hooks & kHookDrr) == 0) // strict priority
     {
         if (ready != 0)
         {
@@ -483,7 +517,7 @@ FabricNetDevice::TryTransmit()
         m_control.pop_front();
         if (m_control.empty())
         {
-            m_hooks &= static_cast<uint8_t>(~kHookControl);
+            SetHook(kHookControl, false);
         }
         StartTransmission(f);
         return;
@@ -495,14 +529,14 @@ FabricNetDevice::TryTransmit()
     {
         SendDequeued(f, cls, tag);
     }
-    else if ((m_handlerPulls || !m_pullCallback.IsNull()) && m_linkUp)
+    else if ((m_handlerPulls || (m_hooks & kHookPullCb)) && m_linkUp)
     {
         const uint8_t mask = static_cast<uint8_t>(~PausedClasses());
         if (mask == 0)
         {
             return;
         }
-        if (!m_pullCallback.IsNull())
+        if (m_hooks & kHookPullCb)
         {
             const Ptr<Packet> p = m_pullCallback(mask, cls);
             if (p)
@@ -520,7 +554,7 @@ FabricNetDevice::TryTransmit()
 inline void
 FabricNetDevice::SendDequeued(FabricFrame* f, uint8_t cls, uint32_t tag)
 {
-    if (!m_dequeueCallback.IsNull())
+    if (m_hooks & kHookDequeueCb)
     {
         // The callback may change the packet: read it again.
         m_dequeueCallback(this, f->GetPacket(), cls, tag);
@@ -536,13 +570,13 @@ FabricNetDevice::SendDequeued(FabricFrame* f, uint8_t cls, uint32_t tag)
 void
 FabricNetDevice::BeginFrame(FabricFrame* f, uint8_t cls)
 {
-    m_frameCounters.txFrames++;
-    m_frameCounters.txBytes += f->GetSize();
+    m_txCounters.txFrames++;
+    m_txCounters.txBytes += f->GetSize();
     if (m_hooks & kHookMacTx)
     {
         m_macTxTrace(f->GetPacket());
     }
-    if (m_txObserver)
+    if (m_hooks & kHookTxObserver)
     {
         m_txObserver->OnTxBeginFrame(m_txObserverIndex, *f, cls, m_totalQueueBytes);
     }
@@ -569,10 +603,11 @@ FabricNetDevice::StartTransmission(FabricFrame* f)
     FabricSimulatorImpl* sim = FabricSimulatorImpl::Current();
     if (sim)
     {
-        if (m_txComplete.simSerial != sim->GetSerial())
+        const auto serial = static_cast<uint32_t>(sim->GetSerial());
+        if (m_txSlot.simSerial != serial)
         {
-            m_txComplete.slot = sim->NewSlot();
-            m_txComplete.simSerial = sim->GetSerial();
+            m_txSlot.slot = sim->NewSlot();
+            m_txSlot.simSerial = serial;
         }
         static constexpr FabricSimulatorImpl::SlotPrefetch kTxCompletePrefetch = {
             {nullptr,
@@ -592,10 +627,9 @@ FabricNetDevice::StartTransmission(FabricFrame* f)
              &PrefetchTransmit<1>}};
         // In the port's node's context, whoever started the frame (a
         // workload's event of no context may start a NIC).
-        const uint32_t context = m_txComplete.context != Simulator::NO_CONTEXT
-                                     ? m_txComplete.context
-                                     : sim->CurrentContext();
-        if (sim->ScheduleSlot(m_txComplete.slot,
+        const uint32_t context =
+            m_txSlot.context != Simulator::NO_CONTEXT ? m_txSlot.context : sim->CurrentContext();
+        if (sim->ScheduleSlot(m_txSlot.slot,
                               context,
                               txTime,
                               &FabricNetDevice::TxCompleteSlot,
@@ -605,23 +639,21 @@ FabricNetDevice::StartTransmission(FabricFrame* f)
             return;
         }
     }
-    if (!m_txComplete.ev)
+    if (!m_txEvent.ev)
     {
-        m_txComplete.ev = Create<TxCompleteEvent>(this);
+        m_txEvent.ev = Create<TxCompleteEvent>(this);
     }
-    m_txComplete.ev->Ref();
+    m_txEvent.ev->Ref();
     if (sim)
     {
-        sim->ScheduleFast(m_txComplete.context != Simulator::NO_CONTEXT ? m_txComplete.context
-                                                                        : sim->CurrentContext(),
+        sim->ScheduleFast(m_txSlot.context != Simulator::NO_CONTEXT ? m_txSlot.context
+                                                                    : sim->CurrentContext(),
                           txTime,
-                          PeekPointer(m_txComplete.ev));
+                          PeekPointer(m_txEvent.ev));
     }
     else
     {
-        Simulator::ScheduleWithContext(Simulator::GetContext(),
-                                       txTime,
-                                       PeekPointer(m_txComplete.ev));
+        Simulator::ScheduleWithContext(Simulator::GetContext(), txTime, PeekPointer(m_txEvent.ev));
     }
 }
 
@@ -697,13 +729,13 @@ FabricNetDevice::ReceiveFrame(FabricFrame* f)
         FabricFrame::Free(f);
         return;
     }
-    m_frameCounters.rxFrames++;
-    m_frameCounters.rxBytes += size;
+    m_rxCounters.rxFrames++;
+    m_rxCounters.rxBytes += size;
     if (m_hooks & kHookMacRx)
     {
         m_macRxTrace(f->GetPacket());
     }
-    if (!m_rxCallback.IsNull())
+    if (m_hooks & kHookRxCallback)
     {
         const Ptr<Packet> p = f->GetPacket();
         FabricFrame::Free(f);
@@ -770,7 +802,7 @@ FabricNetDevice::HandlePfc(const Ptr<Packet>& frame)
         }
         m_pausedUntil[c] = now + PfcHeader::QuantaToTime(quanta, m_rate);
         m_pauseHint |= static_cast<uint8_t>(1u << c);
-        m_pauseEvent[c] = FabricSimulatorImpl::ScheduleIn(m_txComplete.context,
+        m_pauseEvent[c] = FabricSimulatorImpl::ScheduleIn(m_txSlot.context,
                                                           m_pausedUntil[c] - now,
                                                           &FabricNetDevice::PauseExpired,
                                                           this,

@@ -274,17 +274,15 @@ class FabricNetDevice : public NetDevice
         }
     }
 
-    /// Prefetch the per-frame lines 0 to 2 (below): those a frame coming in
-    /// or going out reads, besides its class's line (lines 3 and 4 only
-    /// while a trace has sinks or PFC frames wait: not fetched, as reading
-    /// m_hooks here would wait for line 1).
+    /// Prefetch the per-frame lines 0 and 1 (below): those a frame coming
+    /// in or going out reads, besides its class's line (the hooks' lines
+    /// only when m_hooks says so: not fetched, as reading m_hooks here
+    /// would wait for line 1).
     void PrefetchFrameLines() const
     {
         const char* p = reinterpret_cast<const char*>(this);
-        for (int line = 0; line < 3; ++line)
-        {
-            __builtin_prefetch(p + 64 * line);
-        }
+        __builtin_prefetch(p);
+        __builtin_prefetch(p + 64);
     }
 
     /// A whole frame has arrived (from a cable that carries packets).
@@ -372,7 +370,7 @@ class FabricNetDevice : public NetDevice
     /// \return the node's id, the context of the port's events (NO_CONTEXT without a node)
     uint32_t GetContext() const
     {
-        return m_txComplete.context;
+        return m_txSlot.context;
     }
 
     void SetNode(Ptr<Node> node) override;
@@ -386,12 +384,30 @@ class FabricNetDevice : public NetDevice
     template <typename Source>
     friend class HookedTraceAccessor;
 
-    /// m_hooks bits: which per-frame traces have sinks, and PFC frames waiting.
-    static constexpr uint8_t kHookMacTx = 1;    //!< m_macTxTrace has a sink
-    static constexpr uint8_t kHookMacRx = 2;    //!< m_macRxTrace has a sink
-    static constexpr uint8_t kHookSniffer = 4;  //!< m_snifferTrace has a sink
-    static constexpr uint8_t kHookTxBegin = 8;  //!< m_txBeginTrace has a sink
-    static constexpr uint8_t kHookControl = 16; //!< m_control holds a frame
+    /// m_hooks bits: which per-frame traces have sinks, which per-frame
+    /// callbacks are set, PFC frames waiting, the scheduler.
+    static constexpr uint16_t kHookMacTx = 1;        //!< m_macTxTrace has a sink
+    static constexpr uint16_t kHookMacRx = 2;        //!< m_macRxTrace has a sink
+    static constexpr uint16_t kHookSniffer = 4;      //!< m_snifferTrace has a sink
+    static constexpr uint16_t kHookTxBegin = 8;      //!< m_txBeginTrace has a sink
+    static constexpr uint16_t kHookControl = 16;     //!< m_control holds a frame
+    static constexpr uint16_t kHookDequeueCb = 32;   //!< m_dequeueCallback is set
+    static constexpr uint16_t kHookPullCb = 64;      //!< m_pullCallback is set
+    static constexpr uint16_t kHookRxCallback = 128; //!< m_rxCallback is set
+    static constexpr uint16_t kHookTxObserver = 256; //!< m_txObserver is set
+    static constexpr uint16_t kHookDrr = 512;        //!< m_scheduler is not strict priority
+    /// The trace bits.
+    static constexpr uint16_t kTraceHooks = kHookMacTx | kHookMacRx | kHookSniffer | kHookTxBegin;
+
+    /// Set or clear \p bit of m_hooks.
+    void SetHook(uint16_t bit, bool on)
+    {
+        m_hooks = static_cast<uint16_t>(on ? (m_hooks | bit) : (m_hooks & ~bit));
+    }
+
+    /// The Scheduler attribute's setter and getter (m_scheduler and its hook bit).
+    void SetSchedulerType(SchedulerType type);
+    SchedulerType GetSchedulerType() const;
 
     /// Set m_hooks' trace bits from the traces' sinks (after a connection changed).
     void RefreshTraceHooks();
@@ -443,10 +459,34 @@ class FabricNetDevice : public NetDevice
     };
 
     /**
-     * This device's end-of-transmission event, made at its first frame.
-     * Never copied: FabricTopology builds devices as copies of one
-     * prototype (CopyObject), and a copied event would end the prototype's
-     * transmissions, not the copy's.
+     * This device's end-of-transmission slot. Never copied: FabricTopology
+     * builds devices as copies of one prototype (CopyObject), and a copied
+     * slot would end the prototype's transmissions, not the copy's.
+     */
+    struct OwnTxSlot
+    {
+        OwnTxSlot() = default;
+
+        OwnTxSlot(const OwnTxSlot&)
+        {
+        }
+
+        OwnTxSlot& operator=(const OwnTxSlot&)
+        {
+            return *this;
+        }
+
+        uint32_t slot{0}; //!< its FabricSimulatorImpl slot, if simSerial matches
+        /// The node's id (SetNode), the context of the port's own events, or NO_CONTEXT.
+        uint32_t context{0xffffffff}; // Simulator::NO_CONTEXT
+        /// FabricSimulatorImpl::GetSerial() of the slot's owner, its low 32
+        /// bits (0: none; a process makes far fewer simulators)
+        uint32_t simSerial{0};
+    };
+
+    /**
+     * This device's end-of-transmission event under a simulator without
+     * slots, made at its first frame. Never copied, as OwnTxSlot.
      */
     struct OwnTxEvent
     {
@@ -462,20 +502,21 @@ class FabricNetDevice : public NetDevice
         }
 
         Ptr<TxCompleteEvent> ev; //!< scheduled once per frame sent
-        uint32_t slot{0};        //!< its FabricSimulatorImpl slot, if simSerial matches
-        /// The node's id (SetNode), the context of the port's own events, or NO_CONTEXT.
-        uint32_t context{0xffffffff}; // Simulator::NO_CONTEXT
-        uint64_t simSerial{0}; //!< FabricSimulatorImpl::GetSerial() of slot's owner (0: none)
     };
 
-    /// The counters a data frame updates (Counters' first five).
-    struct FrameCounters
+    /// The counters a data frame sent updates (Counters' fields of these names).
+    struct TxCounters
     {
         uint64_t txFrames{0};      //!< Counters::txFrames
         uint64_t txBytes{0};       //!< Counters::txBytes
-        uint64_t rxFrames{0};      //!< Counters::rxFrames
-        uint64_t rxBytes{0};       //!< Counters::rxBytes
         uint64_t maxQueueBytes{0}; //!< Counters::maxQueueBytes
+    };
+
+    /// The counters a data frame received updates (Counters' fields of these names).
+    struct RxCounters
+    {
+        uint64_t rxFrames{0}; //!< Counters::rxFrames
+        uint64_t rxBytes{0};  //!< Counters::rxBytes
     };
 
     /// A data class: its frames and their bytes, in one half cache line.
@@ -489,46 +530,50 @@ class FabricNetDevice : public NetDevice
     // their own (issue #15): in a large fabric a port is cold each time a
     // frame reaches it, so each line its per-frame path touches is a miss.
     // Devices are 64-byte aligned (FabricNetDevice::operator new). A frame
-    // going out touches lines 0-2 and its class's line; one coming in,
-    // lines 0-2; lines 3 and 4 only when m_hooks says a trace has sinks or
-    // PFC frames wait. Set-up and rarely used state follows.
+    // going out touches lines 0 and 1 and its class's line; one coming in,
+    // lines 0 and 1. What m_hooks says is unused (callbacks, an observer,
+    // trace sinks, PFC frames) is not read. Set-up and rarely used state
+    // follows.
     //
-    // Line 0, after Object's 32 bytes: where a frame goes, both ways.
+    // Line 0, after Object's 32 bytes: where a frame goes, and what one
+    // received counts.
     Ptr<FabricChannel> m_channel;
-    FabricPortHandler* m_handler{nullptr};   //!< not owned
-    FabricTxObserver* m_txObserver{nullptr}; //!< not owned
-    FabricRxCallback m_rxCallback;
-    // Line 1: transmitter state.
-    alignas(64) OwnTxEvent m_txComplete; //!< see OwnTxEvent
-    uint64_t m_bps{0};                   //!< m_rate in bit/s, read per frame
-    uint64_t m_psPerByte{0};             //!< ps per byte when whole, else 0
-    uint64_t m_totalQueueBytes{0};
+    FabricPortHandler* m_handler{nullptr}; //!< not owned
+    RxCounters m_rxCounters;
+    // Line 1: transmitter state, and what a frame sent counts.
+    alignas(64) OwnTxSlot m_txSlot; //!< see OwnTxSlot
     uint32_t m_portIndex{0};
-    SchedulerType m_scheduler{STRICT_PRIORITY};
+    uint64_t m_psPerByte{0}; //!< ps per byte when whole, else 0 (then m_bps is read)
+    uint64_t m_totalQueueBytes{0};
+    TxCounters m_txCounters;
     bool m_busy{false};
-    bool m_linkUp{false}; //!< attached and up (Attach, FabricChannel::SetLinkUp)
-    bool m_honourPfc{true};
-    uint8_t m_pauseHint{0}; //!< classes with a pause received and not yet ended or expired
-    uint8_t m_nonEmpty{0};  //!< bit c set while m_class[c] holds a frame
-    uint8_t m_drrNext{0};
+    bool m_linkUp{false};       //!< attached and up (Attach, FabricChannel::SetLinkUp)
+    uint8_t m_pauseHint{0};     //!< classes with a pause received and not yet ended or expired
+    uint8_t m_nonEmpty{0};      //!< bit c set while m_class[c] holds a frame
     bool m_handlerPulls{false}; //!< ask m_handler for frames when idle (SetPortHandler)
-    /// kHook* bits: a frame reads this byte, not lines 3 and 4, to know
-    /// whether a trace has sinks or PFC frames wait (issue #15).
-    uint8_t m_hooks{0};
-    // Line 2: the hooks a frame calls and its counters.
+    /// kHook* bits: a frame reads these, not the lines of what they stand
+    /// for, to know whether a trace has sinks, a callback or observer is
+    /// set, PFC frames wait or classes are served by deficit round robin
+    /// (issue #15).
+    uint16_t m_hooks{0};
+    // Lines 2 to 5: two classes a line.
+    alignas(64) std::array<ClassQueue, kNumClasses> m_class;
+    // The hooks m_hooks stands for.
     alignas(64) DequeueCallback m_dequeueCallback;
     PullCallback m_pullCallback;
+    FabricRxCallback m_rxCallback;
+    FabricTxObserver* m_txObserver{nullptr}; //!< not owned
     uint32_t m_txObserverIndex{0};
-    FrameCounters m_frameCounters;
-    // Lines 3 and 4: the per-frame traces and the PFC frames, read only when
-    // m_hooks says they have sinks or frames.
-    alignas(64) TracedCallback<Ptr<const Packet>> m_macTxTrace; //!< data frame starts transmission
-    TracedCallback<Ptr<const Packet>> m_macRxTrace;             //!< data frame received
-    TracedCallback<Ptr<const Packet>> m_snifferTrace;           //!< every frame, both directions
-    TracedCallback<Ptr<const Packet>, uint8_t> m_txBeginTrace;  //!< data frame and its class
-    FifoQueue<Ptr<Packet>> m_control;                           //!< PFC frames waiting
-    // Lines 5 to 8: two classes a line.
-    alignas(64) std::array<ClassQueue, kNumClasses> m_class;
+    SchedulerType m_scheduler{STRICT_PRIORITY};
+    TracedCallback<Ptr<const Packet>> m_macTxTrace;            //!< data frame starts transmission
+    TracedCallback<Ptr<const Packet>> m_macRxTrace;            //!< data frame received
+    TracedCallback<Ptr<const Packet>> m_snifferTrace;          //!< every frame, both directions
+    TracedCallback<Ptr<const Packet>, uint8_t> m_txBeginTrace; //!< data frame and its class
+    FifoQueue<Ptr<Packet>> m_control;                          //!< PFC frames waiting
+    uint64_t m_bps{0};    //!< m_rate in bit/s (a frame reads it when m_psPerByte is 0)
+    OwnTxEvent m_txEvent; //!< see OwnTxEvent
+    bool m_honourPfc{true};
+    uint8_t m_drrNext{0};
 
     // Set-up, PFC and scheduler state not read for every frame.
     Ptr<Node> m_node;
