@@ -174,6 +174,9 @@ FabricSwitch::AddRouteGroup(const std::vector<uint16_t>& ports)
     {
         it = m_groupIndex.emplace(ports, static_cast<uint32_t>(m_groups.size())).first;
         m_groups.push_back(ports);
+        m_groupSpans.push_back(GroupSpan{static_cast<uint32_t>(m_groupPorts.size()),
+                                         static_cast<uint32_t>(ports.size())});
+        m_groupPorts.insert(m_groupPorts.end(), ports.begin(), ports.end());
     }
     m_lastGroup = it->second;
     return m_lastGroup;
@@ -346,18 +349,19 @@ FabricSwitch::ReceiveFrame(FabricNetDevice* dev, FabricFrame* f)
     }
     const RoceFrameInfo& info = f->GetInfo();
     const uint32_t dstHost = fabric::HostIdFromIp(info.dstIp);
-    const std::vector<uint16_t>& nh = GetRoute(dstHost);
-    if (nh.empty())
+    const GroupSpan span = m_groupSpans[GetRouteGroupIndex(dstHost)];
+    if (span.count == 0)
     {
         Drop(f, inPort, DROP_NO_ROUTE);
         return;
     }
-    const uint16_t out = nh.size() == 1 ? nh[0]
-                                        : m_routing->SelectEgress(info,
-                                                                  fabric::HostIdFromIp(info.srcIp),
-                                                                  dstHost,
-                                                                  nh.data(),
-                                                                  static_cast<uint32_t>(nh.size()));
+    const uint16_t* nh = m_groupPorts.data() + span.offset;
+    const uint16_t out = span.count == 1 ? nh[0]
+                                         : m_routing->SelectEgress(info,
+                                                                   fabric::HostIdFromIp(info.srcIp),
+                                                                   dstHost,
+                                                                   nh,
+                                                                   span.count);
     if (!m_ports[out]->IsLinkUp())
     {
         // A dead link the forwarding table still names (before reconvergence).
@@ -411,7 +415,7 @@ FabricSwitch::PrefetchReceive(const FabricNetDevice* dev, const FabricFrame& f, 
         __builtin_prefetch(&m_hostSwitch);
         __builtin_prefetch(&m_groupOfSwitch);
         __builtin_prefetch(&m_ports);
-        __builtin_prefetch(&m_groups);
+        __builtin_prefetch(&m_groupSpans);
         __builtin_prefetch(&m_mmu);
         return;
     }
@@ -433,16 +437,16 @@ FabricSwitch::PrefetchReceive(const FabricNetDevice* dev, const FabricFrame& f, 
         m_mmu->PrefetchObject();
         return;
     }
-    const std::vector<uint16_t>& nh = m_groups[GetRouteGroupIndex(dstHost)];
+    const GroupSpan* span = &m_groupSpans[GetRouteGroupIndex(dstHost)];
     if (level == 2)
     {
-        // The group; the ingress class's MMU state.
-        __builtin_prefetch(&nh);
+        // The group's place; the ingress class's MMU state.
+        __builtin_prefetch(span);
         m_mmu->PrefetchPort(dev->GetPortIndex(), info.dscp >> 3);
         return;
     }
     // The group's ports (the egress is chosen among them).
-    __builtin_prefetch(nh.data());
+    __builtin_prefetch(m_groupPorts.data() + span->offset);
 }
 
 void

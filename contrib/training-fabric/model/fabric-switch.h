@@ -193,7 +193,23 @@ class FabricSwitch : public Object, private FabricPortHandler
 
     std::string m_name;
     std::vector<Ptr<FabricNetDevice>> m_ports;
-    std::vector<std::vector<uint16_t>> m_groups{1};         //!< distinct next-hop sets; 0: none
+    std::vector<std::vector<uint16_t>> m_groups{1}; //!< distinct next-hop sets; 0: none
+
+    /// Where a group's ports are in m_groupPorts.
+    struct GroupSpan
+    {
+        uint32_t offset; //!< its first port's index
+        uint32_t count;  //!< its ports
+    };
+
+    /**
+     * m_groups again for a frame's route lookup: every group's ports in
+     * one array and each group's place in another, a few lines for a
+     * switch's groups instead of a heap block each and the vectors' own
+     * lines (issue #15). Groups are only ever added.
+     */
+    std::vector<GroupSpan> m_groupSpans{GroupSpan{0, 0}};
+    std::vector<uint16_t> m_groupPorts;                     //!< see m_groupSpans
     std::map<std::vector<uint16_t>, uint32_t> m_groupIndex; //!< index in m_groups of each set
     uint32_t m_lastGroup{0};         //!< the group AddRouteGroup returned last
     std::vector<uint32_t> m_groupOf; //!< per destination host (SetRoute): its m_groups index
