@@ -39,26 +39,39 @@ struct Cable
     ns3::Ptr<ns3::FabricNetDevice> b;
 };
 
+/// \return the Cable \p ch makes of bare devices \p a and \p b, each put
+/// on a node of its own with an address
+inline Cable
+JoinByCable(ns3::Ptr<ns3::FabricNetDevice> a,
+            ns3::Ptr<ns3::FabricNetDevice> b,
+            ns3::Ptr<ns3::FabricChannel> ch)
+{
+    using namespace ns3;
+    for (Ptr<FabricNetDevice> d : {a, b})
+    {
+        CreateObject<Node>()->AddDevice(d);
+        d->SetAddress(Mac48Address::Allocate());
+    }
+    a->Attach(ch);
+    b->Attach(ch);
+    return Cable{a, b};
+}
+
 /// \return a Cable of \p delay between two ports of \p rate
 inline Cable
 MakeCable(ns3::Time delay, const char* rate = "100Gbps")
 {
     using namespace ns3;
     FabricTopology::EnsurePicosecondResolution();
-    Cable c;
-    c.a = CreateObject<FabricNetDevice>();
-    c.b = CreateObject<FabricNetDevice>();
-    for (Ptr<FabricNetDevice> d : {c.a, c.b})
+    Ptr<FabricNetDevice> a = CreateObject<FabricNetDevice>();
+    Ptr<FabricNetDevice> b = CreateObject<FabricNetDevice>();
+    for (Ptr<FabricNetDevice> d : {a, b})
     {
         d->SetAttribute("DataRate", DataRateValue(DataRate(rate)));
-        CreateObject<Node>()->AddDevice(d);
-        d->SetAddress(Mac48Address::Allocate());
     }
     Ptr<FabricChannel> ch = CreateObject<FabricChannel>();
     ch->SetAttribute("Delay", TimeValue(delay));
-    c.a->Attach(ch);
-    c.b->Attach(ch);
-    return c;
+    return JoinByCable(a, b, ch);
 }
 
 } // namespace tftest

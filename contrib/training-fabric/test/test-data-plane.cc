@@ -256,15 +256,8 @@ TEST(DataPlane, ACopiedPortKeepsAndSendsItsQueuedFrames)
         EXPECT_EQ(d->GetQueueBytes(3), 100u);
         EXPECT_EQ(d->GetTotalQueueBytes(), 100u);
     }
-    Ptr<FabricNetDevice> peer = CreateObject<FabricNetDevice>();
-    for (Ptr<FabricNetDevice> d : {copy, peer})
-    {
-        CreateObject<Node>()->AddDevice(d);
-        d->SetAddress(Mac48Address::Allocate());
-    }
-    Ptr<FabricChannel> ch = CreateObject<FabricChannel>();
-    copy->Attach(ch);
-    peer->Attach(ch);
+    Ptr<FabricNetDevice> peer =
+        tftest::JoinByCable(copy, CreateObject<FabricNetDevice>(), CreateObject<FabricChannel>()).b;
     std::vector<uint32_t> sizes;
     peer->SetFabricReceiveCallback(
         [&](Ptr<FabricNetDevice>, Ptr<Packet> p) { sizes.push_back(p->GetSize()); });
@@ -340,15 +333,8 @@ TEST(DataPlane, PerFrameTracesFireExactlyWhileTheyHaveSinks)
     when.clear();
     ASSERT_TRUE(proto->TraceConnectWithoutContext("MacTx", plain));
     Ptr<FabricNetDevice> copy = CopyObject(proto);
-    Ptr<FabricNetDevice> peer = CreateObject<FabricNetDevice>();
-    for (Ptr<FabricNetDevice> d : {copy, peer})
-    {
-        CreateObject<Node>()->AddDevice(d);
-        d->SetAddress(Mac48Address::Allocate());
-    }
-    Ptr<FabricChannel> ch = CreateObject<FabricChannel>();
-    copy->Attach(ch);
-    peer->Attach(ch);
+    Ptr<FabricNetDevice> peer =
+        tftest::JoinByCable(copy, CreateObject<FabricNetDevice>(), CreateObject<FabricChannel>()).b;
     peer->SetFabricReceiveCallback([](Ptr<FabricNetDevice>, Ptr<Packet>) {});
     Simulator::ScheduleWithContext(copy->GetNode()->GetId(), NanoSeconds(1), [copy]() {
         copy->Enqueue(Create<Packet>(100), 0);
