@@ -396,8 +396,6 @@ class FabricNetDevice : public NetDevice
     static constexpr uint16_t kHookRxCallback = 128; //!< m_rxCallback is set
     static constexpr uint16_t kHookTxObserver = 256; //!< m_txObserver is set
     static constexpr uint16_t kHookDrr = 512;        //!< m_scheduler is not strict priority
-    /// The trace bits.
-    static constexpr uint16_t kTraceHooks = kHookMacTx | kHookMacRx | kHookSniffer | kHookTxBegin;
 
     /// Set or clear \p bit of m_hooks.
     void SetHook(uint16_t bit, bool on)
