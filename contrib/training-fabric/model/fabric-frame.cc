@@ -35,8 +35,16 @@ FramePool()
 FabricFrame*
 FabricFrame::Allocate()
 {
-    // A hop reads the first line only: the fields before m_packet fill it.
-    static_assert(offsetof(FabricFrame, m_packet) == 64, "FabricFrame: hot fields in one line");
+    // A hop reads the first line only: the fields before m_observerWord
+    // fill it. A new data frame's or acknowledgement's header bytes end in
+    // the second (roce::kBthBytes etc.: 54 and 58 bytes).
+    static_assert(offsetof(FabricFrame, m_observerWord) == 64,
+                  "FabricFrame: hot fields in one line");
+    static_assert(offsetof(FabricFrame, m_hdr) + roce::kEthernetHeaderBytes +
+                          roce::kIpv4HeaderBytes + roce::kUdpHeaderBytes + roce::kBthBytes +
+                          roce::kAethBytes <=
+                      128,
+                  "FabricFrame: an acknowledgement's header bytes in the second line");
     // Default-initialized: the header bytes are written before they are read.
     return new (FramePool().Allocate()) FabricFrame;
 }
@@ -45,7 +53,7 @@ FabricFrame*
 FabricFrame::Adopt(Packet* p)
 {
     FabricFrame* f = Allocate();
-    f->m_packet = p;
+    f->SetPacketPointer(p);
     f->Refresh();
     return f;
 }
@@ -65,9 +73,12 @@ FabricFrame::Free(FabricFrame* f)
     {
         return;
     }
-    if (f->m_hdrLen == 0 && f->m_packet) // held header bytes: no packet (and no look at its line)
+    if (f->m_hdrLen == 0) // held header bytes: no packet (and no look at its line)
     {
-        f->m_packet->Unref();
+        if (Packet* p = f->PacketPointer())
+        {
+            p->Unref();
+        }
     }
     f->~FabricFrame();
     FramePool().Release(f);

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <utility>
 
 namespace ns3
@@ -69,17 +70,17 @@ class FabricFrame
     /// \return the packet, no reference taken, valid while the frame is (built now if needed)
     Packet& PeekPacket() const
     {
-        if (m_hdrLen != 0) // m_packet is set exactly when the header bytes are not held
+        if (m_hdrLen != 0) // the packet is set exactly when the header bytes are not held
         {
             BuildPacket();
         }
-        return *m_packet;
+        return *PacketPointer();
     }
 
     /// \return true if the frame's bytes are a Packet (false: header bytes held here)
     bool HasPacket() const
     {
-        return m_packet != nullptr;
+        return m_hdrLen == 0 && PacketPointer() != nullptr;
     }
 
     /// \return the packet's size in bytes (as stored: no FCS, no L1 overhead)
@@ -136,13 +137,34 @@ class FabricFrame
   private:
     friend class RoceFrameBuilder;
 
-    FabricFrame() = default;
+    /// No packet yet; the header bytes are left as they are (written before they are read).
+    FabricFrame()
+    {
+        std::memset(m_hdr, 0, sizeof(Packet*));
+    }
+
     ~FabricFrame() = default;
 
     /// \return a new frame from the pool, no bytes yet
     static FabricFrame* Allocate();
-    /// Build m_packet from the header bytes held here (PeekPacket).
+    /// Build the packet from the header bytes held here (PeekPacket).
     void BuildPacket() const;
+
+    /// \return the packet (one reference, owned; nullptr if none); only
+    /// while m_hdrLen == 0, when m_hdr's first bytes hold it
+    Packet* PacketPointer() const
+    {
+        Packet* p;
+        std::memcpy(&p, m_hdr, sizeof(p));
+        return p;
+    }
+
+    /// Keep \p p (one reference, owned) in m_hdr's first bytes; sets m_hdrLen to 0.
+    void SetPacketPointer(Packet* p) const
+    {
+        std::memcpy(m_hdr, &p, sizeof(p));
+        m_hdrLen = 0;
+    }
 
     friend class FrameList;     // the link
     friend class FabricChannel; // the link word, on a cable
@@ -160,10 +182,14 @@ class FabricFrame
     /// On a cable: the next frame's arrival time, in time steps. In a queue:
     /// this frame's queued bytes (high 32 bits) and tag (low 32 bits).
     int64_t m_linkWord{0};
-    // Then what only some frames or hops read.
-    mutable Packet* m_packet{nullptr}; //!< one reference, owned; nullptr while m_hdrLen > 0
-    uint32_t m_observerWord{0};        //!< GetObserverWord
-    uint8_t m_hdr[kMaxHeaderBytes];    //!< the header bytes; zeros follow them to m_size
+    // Second line: what a new frame writes and only some hops read. The
+    // header bytes of a data frame (54) or an acknowledgement (58) end in
+    // it, so that building one writes two lines, not three (issue #15); the
+    // packet, once there is one, needs no room of its own beside them.
+    uint32_t m_observerWord{0}; //!< GetObserverWord
+    /// While m_hdrLen > 0: the header bytes (zeros follow them to m_size).
+    /// Else the packet pointer (PacketPointer; nullptr until Adopt sets it).
+    mutable uint8_t m_hdr[kMaxHeaderBytes];
 };
 
 /**

@@ -615,15 +615,14 @@ FabricFrame::BuildPacket() const
     // AddPaddingAtEnd) really zero.
     Ptr<Packet> p = Create<Packet>(m_size - m_hdrLen);
     p->AddHeader(RawBytesHeader(m_hdr, m_hdrLen));
-    m_packet = PeekPointer(p);
-    m_packet->Ref();
-    m_hdrLen = 0; // the packet holds the bytes from now on
+    p->Ref();
+    SetPacketPointer(PeekPointer(p)); // the packet holds the bytes from now on
 }
 
 void
 FabricFrame::SetEcn(uint8_t ecn)
 {
-    if (m_packet)
+    if (m_hdrLen == 0)
     {
         SetIpv4Ecn(GetPacket(), ecn);
     }
@@ -649,7 +648,7 @@ FabricFrame::AppendIntRecord(const IntRecord& rec)
     // takes the packet's way, which reads the zeros after the headers.)
     const uint32_t oldLen =
         IntShimOffset(m_info) + roce::kIntShimBytes + m_info.intHops * roce::kIntRecordBytes;
-    if (!m_packet && oldLen == m_hdrLen)
+    if (oldLen == m_hdrLen) // header bytes held (m_hdrLen > 0), the block last
     {
         AppendIntBytes(m_hdr, oldLen, m_info, rec);
         m_hdrLen = static_cast<uint16_t>(oldLen + roce::kIntRecordBytes);
@@ -673,7 +672,7 @@ FabricFrame::CopyIntBlock(uint8_t* out, uint32_t max) const
     }
     const uint32_t off = IntShimOffset(m_info);
     const uint32_t len = roce::kIntShimBytes + m_info.intHops * roce::kIntRecordBytes;
-    if (m_packet || off + len > m_hdrLen)
+    if (off + len > m_hdrLen) // the packet has the bytes (m_hdrLen 0), or not all held
     {
         return ns3::CopyIntBlock(PeekPacket(), m_info, out, max);
     }
