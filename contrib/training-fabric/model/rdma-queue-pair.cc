@@ -357,7 +357,8 @@ RdmaQueuePair::SendNext()
     }
     else
     {
-        m_sendTimes.emplace_back(psn, FabricSimulatorImpl::FastNow());
+        NS_ASSERT(psn == m_highestSent); // m_sendTimes' PSNs follow on
+        m_sendTimes.push_back(FabricSimulatorImpl::FastNow().GetTimeStep());
         m_highestSent = psn + 1;
     }
     if (!resend)
@@ -495,11 +496,14 @@ RdmaQueuePair::ReceiveAck(uint32_t psn,
         m_lastProgress = FabricSimulatorImpl::FastNow();
         // Holes the responder filled meanwhile need no resend.
         m_rtx.erase(m_rtx.begin(), std::lower_bound(m_rtx.begin(), m_rtx.end(), newUna));
-        while (!m_sendTimes.empty() && m_sendTimes.front().first < newUna)
+        // The oldest send time is of PSN m_highestSent - size().
+        for (uint64_t front = m_highestSent - m_sendTimes.size();
+             !m_sendTimes.empty() && front < newUna;
+             ++front)
         {
-            if (m_sendTimes.front().first + 1 == newUna)
+            if (front + 1 == newUna)
             {
-                ack.rtt = FabricSimulatorImpl::FastNow() - m_sendTimes.front().second;
+                ack.rtt = FabricSimulatorImpl::FastNow() - TimeStep(m_sendTimes.front());
                 m_lastRtt = ack.rtt;
             }
             m_sendTimes.pop_front();
@@ -574,7 +578,13 @@ RdmaQueuePair::Prefetch(int level) const
 {
     if (level == 0)
     {
-        FabricSimulatorImpl::PrefetchLines(this, sizeof(*this));
+        // The fields up to the configuration's end (the header's order);
+        // the last of their lines by its last byte (the object need not
+        // start a line).
+        const char* begin = reinterpret_cast<const char*>(this);
+        const char* end = reinterpret_cast<const char*>(&m_cfg + 1);
+        FabricSimulatorImpl::PrefetchLines(begin, end - begin);
+        __builtin_prefetch(end - 1);
         return;
     }
     // The records SendNext and ReceiveAck look at first: the message being

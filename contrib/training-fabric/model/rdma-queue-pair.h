@@ -7,6 +7,7 @@
 #define RDMA_QUEUE_PAIR_H
 
 #include "fabric-frame.h"
+#include "fifo-queue.h"
 #include "roce-header.h"
 
 #include "ns3/callback.h"
@@ -17,7 +18,6 @@
 #include "ns3/traced-value.h"
 
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 namespace ns3
@@ -236,35 +236,42 @@ class RdmaQueuePair : public Object
     /// Set m_rtoEvent \p delay from now, with the next serial.
     void ScheduleRto(const Time& delay);
 
-    Config m_cfg;
-
-    std::deque<Message> m_msgs; //!< messages not yet fully acknowledged
-    uint64_t m_nextMsgSeq{0};
-    uint64_t m_postedEndPsn{0};
-    uint64_t m_postedBytes{0};
-    uint64_t m_sndNxt{0};      //!< next PSN to send
-    uint64_t m_sndUna{0};      //!< first unacknowledged PSN
-    std::size_t m_sendIdx{0};  //!< index in m_msgs of the message holding m_sndNxt
-    uint64_t m_highestSent{0}; //!< one past the highest PSN ever sent
-    std::deque<std::pair<uint64_t, Time>> m_sendTimes; //!< first-transmission times, for RTT
+    // What sending a packet (SendNext, the NIC's round robin) and taking
+    // its acknowledgement (ReceiveAck) read and write comes first, the
+    // configuration's builder and congestion control included: the first
+    // six cache lines, which Prefetch fetches (issue #15). Then the rest.
+    uint64_t m_sndNxt{0};       //!< next PSN to send
+    uint64_t m_sndUna{0};       //!< first unacknowledged PSN
+    uint64_t m_highestSent{0};  //!< one past the highest PSN ever sent
+    uint64_t m_postedEndPsn{0}; //!< one past the last PSN posted
+    uint64_t m_nextTxPs{0};     //!< earliest time (ps) of the next packet under pacing
+    FifoQueue<Message> m_msgs;  //!< messages not yet fully acknowledged
+    std::size_t m_sendIdx{0};   //!< index in m_msgs of the message holding m_sndNxt
+    /// First-transmission times (time steps), for RTT: of the PSNs
+    /// m_highestSent - size() .. m_highestSent - 1, as a packet sent for the
+    /// first time is always the one after the highest sent, and a resend
+    /// (Karn) empties it.
+    FifoQueue<int64_t> m_sendTimes;
     /// Selective repeat: PSNs to resend before m_sndNxt, ascending (a vector:
     /// no allocation for QPs that never resend, unlike a deque)
     std::vector<uint64_t> m_rtx;
-
-    Time m_baseRtt;
     TracedValue<DataRate> m_rate;
     TracedValue<uint64_t> m_window;
-    uint64_t m_nextTxPs{0};  //!< earliest time (ps) of the next packet under pacing
-    bool m_ccStarted{false}; //!< congestion control initialized (at the first post)
-    bool m_int{false};       //!< data packets carry an INT shim
-    Time m_lastProgress;     //!< last time the ACK point advanced (RTO reference)
-    Time m_lastRtt;          //!< last RTT sample
-    EventId m_rtoEvent;
+    Time m_lastProgress; //!< last time the ACK point advanced (RTO reference)
+    Time m_lastRtt;      //!< last RTT sample
     /// m_rtoEvent is pending and not cancelled: its IsRunning(), kept here
     /// because ArmRto asks per frame sent (a call into the simulator).
     /// Cleared by Cancel and when it runs (ScheduleRto cancels the timer it
     /// replaces, so the one that runs is always m_rtoEvent).
     bool m_rtoArmed{false};
+    bool m_ccStarted{false}; //!< congestion control initialized (at the first post)
+    bool m_int{false};       //!< data packets carry an INT shim
+    Config m_cfg;
+
+    uint64_t m_nextMsgSeq{0};
+    uint64_t m_postedBytes{0};
+    Time m_baseRtt;
+    EventId m_rtoEvent;
     uint64_t m_retransmits{0};
     uint64_t m_timeouts{0};
 

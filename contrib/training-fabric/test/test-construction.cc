@@ -228,7 +228,8 @@ TEST(Construction, AttributesSetBetweenLinksApplyToLaterDevices)
 
 TEST(Construction, FifoQueueKeepsOrderThroughGrowthAndWrapAround)
 {
-    // Against std::deque: 1,000 steps of two pushes and one pop, then drain.
+    // Against std::deque: 1,000 steps of two pushes and one pop (then the
+    // back and elements by index), then drain.
     // The queue grows 16 -> 32 -> ... -> 1024 slots with its head moving, so
     // every growth copies a wrapped range. Popping releases the element: a
     // packet's reference count falls back to the test's own reference.
@@ -247,6 +248,13 @@ TEST(Construction, FifoQueueKeepsOrderThroughGrowthAndWrapAround)
         q.pop_front();
         ref.pop_front();
         ASSERT_EQ(q.size(), ref.size());
+        // Indexing from the front, and the back (a queue pair's messages
+        // and send times), wherever the head has moved to.
+        ASSERT_EQ(q.back(), ref.back());
+        for (std::size_t i = 0; i < ref.size(); i += 1 + ref.size() / 8)
+        {
+            ASSERT_EQ(q[i], ref[i]) << "step " << step << " index " << i;
+        }
     }
     FifoQueue<uint32_t> copy(q);
     while (!ref.empty())

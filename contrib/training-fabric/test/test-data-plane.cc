@@ -103,6 +103,33 @@ TEST(DataPlane, OneFlowFinishesAtItsIdealTimeToThePicosecond)
     EXPECT_NEAR(fct, idealPs, 1.0);
 }
 
+TEST(DataPlane, RttSampleIsTheUnloadedRoundTripOfItsOwnPacket)
+{
+    // Host 0 (leaf 0) to host 2 (leaf 1): h = 4 links of R = 100 Gb/s and
+    // d = 1 us each way. Three full packets (line bytes w = 4096 + 82 =
+    // 4178) leave back to back, packet k at t0 + k w / R; nothing else
+    // uses the links, so each reaches host 2 after h (w / R + d), and its
+    // acknowledgement (58 header bytes, 4 ICRC, 24 L1: a = 86 line bytes,
+    // no padding) comes back after h (a / R + d). Every RTT sample, and so
+    // the last one, which the queue pair keeps, is therefore
+    //   h (w + a) x 8 / R + 2 h d = 4 x 4264 x 80 ps + 8 us = 9.36448 us;
+    // measured from another packet's send time it would be a multiple of
+    // w / R off (or not taken at all).
+    Ptr<FabricTopology> topo = SmallFabric(2, 1, 2);
+    Ptr<RdmaQueuePair> qp = RdmaNic::Connect(topo->GetNic(0), topo->GetNic(2), 3);
+    bool done = false;
+    qp->SetSendCompleteCallback([&done](Ptr<RdmaQueuePair>, uint64_t) { done = true; });
+    Ptr<RdmaNic> nic = topo->GetNic(0);
+    Simulator::Schedule(MicroSeconds(10), [nic, qp]() { nic->PostSend(qp, 3 * 4096); });
+    Simulator::Stop(MilliSeconds(1));
+    Simulator::Run();
+    ASSERT_TRUE(done);
+    const int64_t expectedPs = static_cast<int64_t>(Ps(4 * (4096 + kOverhead + 86), 100)) + 8000000;
+    ASSERT_EQ(expectedPs, 9364480);
+    EXPECT_EQ(qp->GetLastRtt().GetPicoSeconds(), expectedPs);
+    Simulator::Destroy();
+}
+
 TEST(DataPlane, TwoHostsReachLineRateTimesPayloadEfficiency)
 {
     // A 20 MB message between two hosts of one leaf at 400 Gb/s. Goodput =
