@@ -17,6 +17,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <limits>
 
 namespace ns3
@@ -152,6 +153,9 @@ RdmaNic::GetTypeId()
 
 RdmaNic::RdmaNic()
 {
+    // An in-order data packet and its acknowledgement read the two lines PrefetchReceive fetches.
+    static_assert(offsetof(RecvQp, ackBuilder) + sizeof(RoceFrameBuilder) <= kRecvQpHotBytes,
+                  "RdmaNic::RecvQp: the per-packet fields in its first two lines");
 }
 
 RdmaNic::~RdmaNic() = default;
@@ -412,6 +416,15 @@ RdmaNic::PullFrame(FabricNetDevice* /* dev */, uint8_t mask, uint8_t& cls)
 }
 
 void
+RdmaNic::PrefetchHotLines() const
+{
+    const char* begin = reinterpret_cast<const char*>(this);
+    const char* end = reinterpret_cast<const char*>(&m_counters + 1);
+    FabricSimulatorImpl::PrefetchLines(begin, end - begin);
+    __builtin_prefetch(end - 1); // the last line by its last byte (the object need not start one)
+}
+
+void
 RdmaNic::PrefetchReceive(const FabricNetDevice* /* dev */, const FabricFrame& f, int level) const
 {
     // ReceiveFrame's misses on a large fabric, one level of pointers at a
@@ -421,7 +434,7 @@ RdmaNic::PrefetchReceive(const FabricNetDevice* /* dev */, const FabricFrame& f,
     // queue pair's records.
     if (level == 0)
     {
-        FabricSimulatorImpl::PrefetchLines(this, sizeof(*this));
+        PrefetchHotLines();
         return;
     }
     if (!f.IsRoce())
@@ -434,7 +447,7 @@ RdmaNic::PrefetchReceive(const FabricNetDevice* /* dev */, const FabricFrame& f,
     {
         if (level == 1 && qpn < m_recvQps.size())
         {
-            FabricSimulatorImpl::PrefetchLines(&m_recvQps[qpn], sizeof(RecvQp));
+            FabricSimulatorImpl::PrefetchLines(&m_recvQps[qpn], kRecvQpHotBytes);
         }
         return;
     }
@@ -457,7 +470,7 @@ RdmaNic::PrefetchPull(const FabricNetDevice* /* dev */, int level) const
     // pair there, its records (a hint: the round robin may pass it by).
     if (level == 0)
     {
-        FabricSimulatorImpl::PrefetchLines(this, sizeof(*this));
+        PrefetchHotLines();
         return;
     }
     const std::size_t n = m_active.size();

@@ -143,6 +143,8 @@ class RdmaNic : public Object, private FabricPortHandler
                          int level) const override;
     /// FabricPortHandler: prefetch what PullFrame will read (issue #15).
     void PrefetchPull(const FabricNetDevice* dev, int level) const override;
+    /// Prefetch this NIC's lines a frame reads: its fields through m_counters.
+    void PrefetchHotLines() const;
     /// Put \p qp on the active list if it has packets to send; try the port.
     void Activate(RdmaQueuePair& qp);
     /// Fire the MessageComplete trace (the QPs' acknowledgement callback).
@@ -157,57 +159,67 @@ class RdmaNic : public Object, private FabricPortHandler
     /// RecvQp::placed: the slot's packet ends a message.
     static constexpr uint32_t kPlacedEnd = 1U << 31;
 
-    /// Responder state of one QP.
-    struct RecvQp
+    /// Responder state of one QP. What an in-order data packet and its
+    /// acknowledgement read and write (every field up to ackBuilder, the
+    /// ACK's header template) fills the first two cache lines, which
+    /// PrefetchReceive fetches (issue #15); the rest only some packets read.
+    struct alignas(64) RecvQp
     {
         uint32_t peerHost{0};
         uint32_t expectedPsn{0}; //!< 24-bit
-        bool nakSent{false};
         uint32_t sinceAck{0};
+        uint32_t nPlaced{0};  //!< nonzero slots of placed
+        uint32_t intBytes{0}; //!< INT of the last data packet, echoed in the next ACK
+        bool nakSent{false};
         bool ceSinceAck{false};
+        bool cnpSent{false};
         uint64_t msgSeq{0};
         uint64_t msgBytes{0};
-        RoceFrameBuilder ackBuilder;
-        bool cnpSent{false};
+        uint64_t inOrder{0}; //!< packets received in order (64-bit expected PSN)
         Time lastCnp;
-        uint8_t intBlock[roce::kIntShimBytes + roce::kIntMaxHops * roce::kIntRecordBytes];
-        uint32_t intBytes{0};         //!< INT of the last data packet, echoed in the next ACK
+        RoceFrameBuilder ackBuilder;
+        // Then what only some packets read.
         Ptr<RdmaQueuePair> requester; //!< for the receive-completion callback only
-        uint64_t inOrder{0};          //!< packets received in order (64-bit expected PSN)
         /// OutOfOrder: slot (inOrder + d) % OooWindow holds the payload bytes of
         /// the packet d PSNs beyond the expected one, | kPlacedEnd if it ends a
         /// message; 0 when empty. Allocated at the first out-of-order packet.
         std::vector<uint32_t> placed;
-        uint32_t nPlaced{0}; //!< nonzero slots
+        uint8_t intBlock[roce::kIntShimBytes + roce::kIntMaxHops * roce::kIntRecordBytes];
     };
 
+    /// The lines of a RecvQp that PrefetchReceive fetches: through ackBuilder.
+    static constexpr std::size_t kRecvQpHotBytes = 128;
+
+    // What a frame coming in or going out reads or writes comes first,
+    // through m_counters: the lines PrefetchReceive and PrefetchPull fetch
+    // (issue #15). Then the set-up's values and the traces.
     Ptr<FabricNetDevice> m_dev;
     uint32_t m_hostId{0};
-    Ipv4Address m_ip;
-    Mac48Address m_mac;
-    uint32_t m_mtu;
     uint32_t m_ackInterval;
-    Time m_rto;
-    TypeId m_ccType;
-    ObjectFactory m_ccAttributes; //!< attributes for every forked algorithm
     uint8_t m_ackClass;
     bool m_ecnCapable;
     bool m_cnpEnabled;
-    Time m_cnpInterval;
     bool m_outOfOrder;
     uint32_t m_oooWindow;
-    uint32_t m_oooNakThreshold;
-    /// Messages completed by one arrival (reused; at most one without OutOfOrder).
-    std::vector<std::pair<uint64_t, uint64_t>> m_completed;
-
+    Time m_cnpInterval;
     std::vector<Ptr<RdmaQueuePair>> m_sendQps; //!< by local QPN
     std::vector<RecvQp> m_recvQps;             //!< by local QPN of the responder half
     std::vector<RdmaQueuePair*> m_active;      //!< QPs with packets to send
-    std::vector<bool> m_isActive;              //!< by local QPN: in m_active
     std::size_t m_rr{0};
-    EventId m_wakeEvent;
+    std::vector<bool> m_isActive; //!< by local QPN: in m_active
+    /// Messages completed by one arrival (reused; at most one without OutOfOrder).
+    std::vector<std::pair<uint64_t, uint64_t>> m_completed;
     uint64_t m_wakePs{0};
     Counters m_counters;
+
+    uint32_t m_mtu;
+    uint32_t m_oooNakThreshold;
+    Ipv4Address m_ip;
+    Mac48Address m_mac;
+    Time m_rto;
+    TypeId m_ccType;
+    ObjectFactory m_ccAttributes; //!< attributes for every forked algorithm
+    EventId m_wakeEvent;
 
     TracedCallback<Ptr<RdmaQueuePair>, uint64_t, uint64_t> m_msgCompleteTrace;
     TracedCallback<uint32_t, uint32_t, uint64_t, uint64_t> m_msgReceivedTrace;
