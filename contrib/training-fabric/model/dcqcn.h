@@ -94,12 +94,22 @@ class RdmaCcDcqcn : public RdmaCongestionOps
     void ScheduleIncreaseTimer();
     void Apply();
 
+    // What OnSent reads per packet first, in the lines the queue pair's
+    // Prefetch fetches (issue #15); then the parameters and the rest.
+    uint64_t m_byteCounter;
+    DataRate m_current;
+    uint64_t m_bytesSinceStage{0};
+    bool m_reducedOnce{false};
+    bool m_increasedSinceCut{false}; ///< a rate-increase event since the last cut
+    uint32_t m_byteStage{0};
+    uint32_t m_timerStage{0};
+    RdmaQueuePair* m_qp{nullptr};
+
     // Parameters
     std::string m_profile;
     double m_g;
     Time m_alphaPeriod;
     Time m_increasePeriod;
-    uint64_t m_byteCounter;
     uint32_t m_f;
     DataRate m_rai;
     DataRate m_rhai;
@@ -108,19 +118,12 @@ class RdmaCcDcqcn : public RdmaCongestionOps
     DataRate m_minRate;
     bool m_clampTargetRate;
 
-    // State
-    RdmaQueuePair* m_qp{nullptr};
+    // The rest of the state
     /// \return the context of the QP's NIC (its timers run there), or NO_CONTEXT
     uint32_t Context() const;
     TracedValue<double> m_alpha;
     TracedValue<DataRate> m_target;
-    DataRate m_current;
-    uint32_t m_timerStage{0};
-    uint32_t m_byteStage{0};
-    uint64_t m_bytesSinceStage{0};
     Time m_lastReduce;
-    bool m_reducedOnce{false};
-    bool m_increasedSinceCut{false}; ///< a rate-increase event since the last cut
     EventId m_alphaEvent;
     EventId m_increaseEvent;
 };
