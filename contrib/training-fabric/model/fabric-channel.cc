@@ -38,8 +38,11 @@ FabricChannel::GetTypeId()
 FabricChannel::FabricChannel()
 {
     NS_LOG_FUNCTION(this);
-    m_arrival[0] = Create<ArrivalEvent>(this, 0);
-    m_arrival[1] = Create<ArrivalEvent>(this, 1);
+    // Line 0 holds Channel's fields and the shared ones, then one line per end.
+    static_assert(sizeof(End) == 64, "FabricChannel::End: one cache line");
+    static_assert(sizeof(FabricChannel) == 3 * 64, "FabricChannel: three cache lines");
+    m_end[0].arrival = Create<ArrivalEvent>(this, 0);
+    m_end[1].arrival = Create<ArrivalEvent>(this, 1);
 }
 
 FabricChannel::FabricChannel(const FabricChannel& proto)
@@ -60,10 +63,11 @@ FabricChannel::GetInstanceTypeId() const
 void
 FabricChannel::DoDispose()
 {
-    m_dev[0] = nullptr;
-    m_dev[1] = nullptr;
-    m_wire[0].Clear();
-    m_wire[1].Clear();
+    m_end[0].dev = nullptr;
+    m_end[1].dev = nullptr;
+    m_end0 = nullptr;
+    m_end[0].wire.Clear();
+    m_end[1].wire.Clear();
     Channel::DoDispose();
 }
 
@@ -120,11 +124,15 @@ void
 FabricChannel::Attach(Ptr<FabricNetDevice> device)
 {
     NS_LOG_FUNCTION(this << device);
-    NS_ABORT_MSG_IF(m_dev[1], "FabricChannel: a cable joins exactly two devices");
-    int i = m_dev[0] ? 1 : 0;
-    m_dev[i] = device;
-    m_nodeId[i] = device->GetNode() ? device->GetNode()->GetId() : 0;
-    m_ifIndex[i] = device->GetNode() ? device->GetIfIndex() : 0;
+    NS_ABORT_MSG_IF(m_end[1].dev, "FabricChannel: a cable joins exactly two devices");
+    int i = m_end[0].dev ? 1 : 0;
+    m_end[i].dev = device;
+    if (i == 0)
+    {
+        m_end0 = PeekPointer(device);
+    }
+    m_end[i].nodeId = device->GetNode() ? device->GetNode()->GetId() : 0;
+    m_end[i].ifIndex = device->GetNode() ? device->GetIfIndex() : 0;
 }
 
 inline bool
@@ -153,14 +161,14 @@ FabricChannel::ScheduleArrival(int peer, const Time& delay, bool inSlot) const
         // One arrival pending per direction: the slot holds it. (Frames
         // scheduled one by one, as under another scheduler or after a switch
         // from one while frames were in flight, go to the heap.)
-        if (m_slotSim[peer] != sim->GetSerial())
+        if (m_end[peer].slotSim != sim->GetSerial())
         {
-            m_slot[peer] = sim->NewSlot();
-            m_slotSim[peer] = sim->GetSerial();
+            m_end[peer].slot = sim->NewSlot();
+            m_end[peer].slotSim = sim->GetSerial();
         }
-        if (sim->ScheduleArrivalSlot(m_slot[peer],
-                                     m_nodeId[peer],
-                                     m_ifIndex[peer],
+        if (sim->ScheduleArrivalSlot(m_end[peer].slot,
+                                     m_end[peer].nodeId,
+                                     m_end[peer].ifIndex,
                                      delay,
                                      peer == 0 ? &FabricChannel::DeliverSlot0
                                                : &FabricChannel::DeliverSlot1,
@@ -170,13 +178,13 @@ FabricChannel::ScheduleArrival(int peer, const Time& delay, bool inSlot) const
             return true;
         }
     }
-    ArrivalEvent* ev = PeekPointer(m_arrival[peer]);
+    ArrivalEvent* ev = PeekPointer(m_end[peer].arrival);
     ev->Ref();
-    if (sim && sim->ScheduleArrivalFast(m_nodeId[peer], m_ifIndex[peer], delay, ev))
+    if (sim && sim->ScheduleArrivalFast(m_end[peer].nodeId, m_end[peer].ifIndex, delay, ev))
     {
         return true;
     }
-    return QuadHeapScheduler::ScheduleArrival(m_nodeId[peer], m_ifIndex[peer], delay, ev);
+    return QuadHeapScheduler::ScheduleArrival(m_end[peer].nodeId, m_end[peer].ifIndex, delay, ev);
 }
 
 void
@@ -198,14 +206,11 @@ FabricChannel::PrefetchDeliver(void* channel)
     const auto* c = static_cast<const FabricChannel*>(channel);
     if (kStage == 0)
     {
-        __builtin_prefetch(&c->m_dev[kPeer]);
-        __builtin_prefetch(&c->m_wire[kPeer]);
-        __builtin_prefetch(&c->m_chained[kPeer]);
-        __builtin_prefetch(&c->m_slotSim[kPeer]);
+        __builtin_prefetch(&c->m_end[kPeer]); // the end's one line
         return;
     }
-    const FabricFrame* f = c->m_wire[kPeer].Head();
-    const FabricNetDevice* dev = PeekPointer(c->m_dev[kPeer]);
+    const FabricFrame* f = c->m_end[kPeer].wire.Head();
+    const FabricNetDevice* dev = PeekPointer(c->m_end[kPeer].dev);
     if (!f || !dev)
     {
         return;
@@ -225,14 +230,14 @@ FabricChannel::Transmit(FabricFrame* f, const FabricNetDevice* src, Time txTime)
     // The last bit leaves the transmitter after txTime and reaches the far end
     // one propagation delay later; the receiver acts on the whole frame then
     // (store and forward).
-    int peer = (PeekPointer(m_dev[0]) == src) ? 1 : 0;
+    int peer = (m_end0 == src) ? 1 : 0; // line 0: not end 0's line
     if (!m_up)
     {
-        m_dev[1 - peer]->LinkDownLoss(f);
+        m_end[1 - peer].dev->LinkDownLoss(f);
         return;
     }
     const Time delay = txTime + m_delay;
-    Wire& wire = m_wire[peer];
+    Wire& wire = m_end[peer].wire;
     const bool idle = wire.IsEmpty();
     wire.Push(f, (FabricSimulatorImpl::FastNow() + delay).GetTimeStep());
     if (idle)
@@ -241,9 +246,9 @@ FabricChannel::Transmit(FabricFrame* f, const FabricNetDevice* src, Time txTime)
         // while frames follow this one, only the oldest one's arrival is
         // pending and Deliver schedules the next. Any other scheduler orders
         // them by uid, so each is scheduled now, as it is sent.
-        m_chained[peer] = ScheduleArrival(peer, delay, true);
+        m_end[peer].chained = ScheduleArrival(peer, delay, true);
     }
-    else if (!m_chained[peer])
+    else if (!m_end[peer].chained)
     {
         ScheduleArrival(peer, delay, false);
     }
@@ -252,14 +257,14 @@ FabricChannel::Transmit(FabricFrame* f, const FabricNetDevice* src, Time txTime)
 void
 FabricChannel::Deliver(int peer) const
 {
-    Wire& wire = m_wire[peer];
+    Wire& wire = m_end[peer].wire;
     const int64_t arrival = wire.NextArrival(); // now
     FabricFrame* f = wire.Pop();
     // The next frame's first line, which its arrival reads, a few events
     // from now on a busy cable: written at its send, long out of cache on
     // a large fabric (issue #15).
     __builtin_prefetch(wire.Head());
-    if (m_chained[peer] && !wire.IsEmpty())
+    if (m_end[peer].chained && !wire.IsEmpty())
     {
         // The next frame's arrival, later than this one's, which is now (each
         // frame's line time > 0).
@@ -269,10 +274,10 @@ FabricChannel::Deliver(int peer) const
     {
         // The link went down while the frame was being serialized or in
         // flight (and may be up again now): the frame is lost.
-        m_dev[1 - peer]->LinkDownLoss(f);
+        m_end[1 - peer].dev->LinkDownLoss(f);
         return;
     }
-    m_dev[peer]->ReceiveFrame(f); // the receiver takes the frame over
+    m_end[peer].dev->ReceiveFrame(f); // the receiver takes the frame over
 }
 
 void
@@ -295,14 +300,14 @@ FabricChannel::SetLinkUp(bool up)
     {
         // Frames on the cable now (being serialized or in flight) are lost
         // when they arrive, even if the link is up again by then.
-        m_wire[0].MarkLost();
-        m_wire[1].MarkLost();
+        m_end[0].wire.MarkLost();
+        m_end[1].wire.MarkLost();
     }
-    for (const auto& dev : m_dev)
+    for (const End& end : m_end)
     {
-        if (dev)
+        if (end.dev)
         {
-            dev->NotifyLinkChange(up);
+            end.dev->NotifyLinkChange(up);
         }
     }
 }
@@ -322,19 +327,19 @@ FabricChannel::GetDelay() const
 Ptr<FabricNetDevice>
 FabricChannel::GetPeer(const FabricNetDevice* dev) const
 {
-    return (PeekPointer(m_dev[0]) == dev) ? m_dev[1] : m_dev[0];
+    return (PeekPointer(m_end[0].dev) == dev) ? m_end[1].dev : m_end[0].dev;
 }
 
 std::size_t
 FabricChannel::GetNDevices() const
 {
-    return m_dev[1] ? 2 : (m_dev[0] ? 1 : 0);
+    return m_end[1].dev ? 2 : (m_end[0].dev ? 1 : 0);
 }
 
 Ptr<NetDevice>
 FabricChannel::GetDevice(std::size_t i) const
 {
-    return m_dev[i];
+    return m_end[i].dev;
 }
 
 } // namespace ns3

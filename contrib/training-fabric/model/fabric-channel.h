@@ -175,26 +175,38 @@ class FabricChannel : public Channel
      */
     bool ScheduleArrival(int peer, const Time& delay, bool inSlot) const;
 
-    Time m_delay;                  //!< one-way propagation delay
-    Ptr<FabricNetDevice> m_dev[2]; //!< the two ends
-    uint32_t m_nodeId[2]{0, 0};    //!< node ids of the two ends (event context)
-    uint32_t m_ifIndex[2]{0, 0};   //!< interface indices of the two ends (arrival order)
-    bool m_linkEvents{false};      //!< EnableLinkEvents() was called
-    bool m_up{true};               //!< link state
-    // Transmit() is const for FabricRemoteChannel's sake; the frames in
-    // flight are the channel's state that carrying a frame changes.
-    mutable Wire m_wire[2];         //!< frames in flight towards end 0 / 1
-    Ptr<ArrivalEvent> m_arrival[2]; //!< the arrival event towards end 0 / 1
-    /// Towards end 0 / 1, only the oldest frame's arrival is pending (set when
-    /// a frame enters the empty wire: the scheduler is a QuadHeapScheduler).
-    mutable bool m_chained[2]{false, false};
-    /// Towards end 0 / 1, the arrival event's FabricSimulatorImpl slot, valid
-    /// if m_slotSim matches the running instance's GetSerial() (0: none).
-    mutable uint32_t m_slot[2]{0, 0};
-    mutable uint64_t m_slotSim[2]{0, 0}; //!< see m_slot
+    // Line 0 (after Channel's fields): what Transmit reads besides the
+    // receiving end's line.
+    Time m_delay;                           //!< one-way propagation delay
+    const FabricNetDevice* m_end0{nullptr}; //!< m_end[0].dev, for Transmit's test of its sender
+    bool m_linkEvents{false};               //!< EnableLinkEvents() was called
+    bool m_up{true};                        //!< link state
     /// A copy's TypeId: a copy is built through FabricChannel() (so that
     /// Channel() gives it its own id), whose Object() knows no TypeId.
     TypeId m_copiedTid;
+
+    /// One end: its device and what frames sent towards it, and their
+    /// arrivals there, read and write, in one cache line of its own
+    /// (issue #15). A frame's hop reads line 0 and its receiver's end.
+    struct alignas(64) End
+    {
+        Ptr<FabricNetDevice> dev; //!< the device at this end
+        // Transmit() is const for FabricRemoteChannel's sake; the frames in
+        // flight are the channel's state that carrying a frame changes.
+        Wire wire;           //!< frames in flight towards this end
+        uint64_t slotSim{0}; //!< see slot
+        /// The arrival event's FabricSimulatorImpl slot, valid if slotSim
+        /// matches the running instance's GetSerial() (0: none).
+        uint32_t slot{0};
+        uint32_t nodeId{0};  //!< node id of the device (event context)
+        uint32_t ifIndex{0}; //!< interface index of the device (arrival order)
+        /// Only the oldest frame's arrival is pending (set when a frame
+        /// enters the empty wire: the scheduler is a QuadHeapScheduler).
+        bool chained{false};
+        Ptr<ArrivalEvent> arrival; //!< the arrival event towards this end
+    };
+
+    mutable End m_end[2]; //!< the ends 0 (attached first) and 1
 };
 
 } // namespace ns3
