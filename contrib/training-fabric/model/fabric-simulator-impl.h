@@ -175,14 +175,17 @@ class FabricSimulatorImpl : public SimulatorImpl
     /// A slot's event: a plain function of one pointer (no EventImpl, no reference count).
     using SlotFn = void (*)(void* obj);
 
-    /// Prefetch the cache lines of the \p bytes at \p p (a prefetch hint's
-    /// "its own lines" of an object).
+    /// Prefetch the cache lines the \p bytes at \p p lie in (a prefetch
+    /// hint's "its own lines" of an object), from the first byte's to the last's.
     static void PrefetchLines(const void* p, std::size_t bytes)
     {
-        const char* at = static_cast<const char*>(p);
-        for (std::size_t off = 0; off < bytes; off += 64)
+        // From the line holding the first byte to the one holding the last:
+        // an object need not start a line.
+        const auto first = reinterpret_cast<std::uintptr_t>(p) & ~std::uintptr_t{63};
+        const auto end = reinterpret_cast<std::uintptr_t>(p) + bytes;
+        for (std::uintptr_t at = first; at < end; at += 64)
         {
-            __builtin_prefetch(at + off);
+            __builtin_prefetch(reinterpret_cast<const void*>(at));
         }
     }
 

@@ -421,7 +421,6 @@ RdmaNic::PrefetchHotLines() const
     const char* begin = reinterpret_cast<const char*>(this);
     const char* end = reinterpret_cast<const char*>(&m_counters + 1);
     FabricSimulatorImpl::PrefetchLines(begin, end - begin);
-    __builtin_prefetch(end - 1); // the last line by its last byte (the object need not start one)
 }
 
 void

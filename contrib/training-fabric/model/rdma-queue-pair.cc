@@ -578,13 +578,10 @@ RdmaQueuePair::Prefetch(int level) const
 {
     if (level == 0)
     {
-        // The fields up to the configuration's end (the header's order);
-        // the last of their lines by its last byte (the object need not
-        // start a line).
+        // The fields up to the configuration's end (the header's order).
         const char* begin = reinterpret_cast<const char*>(this);
         const char* end = reinterpret_cast<const char*>(&m_cfg + 1);
         FabricSimulatorImpl::PrefetchLines(begin, end - begin);
-        __builtin_prefetch(end - 1);
         return;
     }
     // The records SendNext and ReceiveAck look at first: the message being
