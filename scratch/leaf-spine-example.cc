@@ -4,6 +4,7 @@
  * The smallest useful scenario script: one 16 MB message across a
  * 400 Gb/s leaf-spine, with its completion time against the ideal.
  */
+#include "ns3/fabric-engine-helper.h"
 #include "ns3/fabric-routing-helper.h"
 #include "ns3/fabric-topology.h"
 #include "ns3/leaf-spine-helper.h"
@@ -19,6 +20,7 @@ using namespace ns3;
 int
 main()
 {
+    FabricEngineHelper::Install(); // tf-run's event loop: first, before any Simulator call
     LeafSpineHelper ls;
     ls.SetShape(2, 4, 8); // 2 leaves, 4 spines, 8 hosts per leaf
     ls.SetHostLink(DataRate("400Gbps"), MicroSeconds(1));
@@ -26,6 +28,7 @@ main()
     ls.SetMmuAttribute("BufferSize", UintegerValue(32'000'000));
     Ptr<FabricTopology> topo = ls.Install(); // routes computed, buffers sized
     FabricRoutingHelper::InstallEcmp(topo, EcmpRouting::CRC32, /*seed=*/1);
+    FabricEngineHelper::EnableWindows(topo); // switches batched in lookahead windows
 
     const uint64_t bytes = 16'000'000;
     Ptr<RdmaQueuePair> qp = RdmaNic::Connect(topo->GetNic(0), topo->GetNic(9), /*class=*/3);

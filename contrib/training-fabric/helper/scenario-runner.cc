@@ -8,6 +8,7 @@
 #include "scenario-runner.h"
 
 #include "collective-engine.h"
+#include "fabric-engine-helper.h"
 #include "run-progress.h"
 #include "trace-runner.h"
 
@@ -243,32 +244,20 @@ ScenarioRunner::LocalFlowEnd()
 void
 ScenarioRunner::EnableWindows()
 {
-    // A switch reaches other nodes only by frames over its links, at least
-    // the smallest link delay later, and never stops the run: the condition
+    // The switches batched (FabricEngineHelper::EnableWindows: a switch
+    // reaches other nodes only by frames over its links, at least the
+    // smallest link delay later, and never stops the run, the condition
     // under which FabricSimulatorImpl's windows give the global order's
-    // results. Hosts stay in the global order (a host's event may stop the
-    // run, and a workload may act on several hosts at once). pcap stays
-    // off windows: it writes the frames of every device in the order they
-    // are seen.
+    // results). Hosts stay in the global order (a host's event may stop the
+    // run, and a workload may act on several hosts at once) but for the
+    // case below. pcap stays off windows: it writes the frames of every
+    // device in the order they are seen.
+    if (!m_cfg.windows || m_distributed || m_cfg.pcap ||
+        FabricEngineHelper::EnableWindows(m_topo).IsZero())
+    {
+        return;
+    }
     FabricSimulatorImpl* sim = FabricSimulatorImpl::Current();
-    if (!sim || !m_cfg.windows || m_distributed || m_cfg.pcap || m_topo->GetNLinks() == 0)
-    {
-        return;
-    }
-    Time lookahead = m_topo->GetLink(0).delay;
-    for (uint32_t l = 1; l < m_topo->GetNLinks(); ++l)
-    {
-        lookahead = std::min(lookahead, m_topo->GetLink(l).delay);
-    }
-    if (!lookahead.IsStrictlyPositive())
-    {
-        return;
-    }
-    sim->SetAttribute("Lookahead", TimeValue(lookahead));
-    for (uint32_t s = 0; s < m_topo->GetNSwitches(); ++s)
-    {
-        sim->SetBatchedContext(m_topo->GetSwitchNode(s)->GetId());
-    }
     // Hosts too, in a flows workload, while no flow can end it: a host's
     // events reach other nodes only by frames over its link, and its
     // flows' ends share the flow log, whose last acknowledgement stops the
