@@ -3,18 +3,23 @@
  *
  * Simulation-speed benchmark (not a test): 16 hosts at 400 Gb/s on a 2-leaf,
  * 8-spine leaf-spine, all-to-all of 16 MB per ordered pair, ECMP (CRC32),
- * PFC on, no end-host congestion control. Prints one JSON line:
+ * PFC on, no end-host congestion control. Prints one JSON line per run:
  * wall time, simulated time, events, events/s, packet-hops per wall second,
  * wall seconds per simulated millisecond and peak RSS. The event scheduler
  * is tf-run's default, ns3::QuadHeapScheduler, unless --scheduler names
  * another (e.g. ns3::MapScheduler, ns-3's own default); the simulator
  * implementation is tf-run's, ns3::FabricSimulatorImpl, unless --simulator
- * names another (e.g. ns3::DefaultSimulatorImpl).
+ * names another (e.g. ns3::DefaultSimulatorImpl). By default it runs twice,
+ * each run in a process of its own: in one global order of events, then
+ * with the switches' events batched in lookahead windows
+ * (FabricEngineHelper::EnableWindows, what tf-run does by default: the same
+ * events in the same order per node); --windows=false or true runs one.
  *
  *   build/bin/bench-fabric-speed [--bytes=N] [--hosts-per-leaf=N] [--scheduler=TYPEID]
- *                                [--simulator=TYPEID]
+ *                                [--simulator=TYPEID] [--windows=both|false|true]
  */
 #include "ns3/command-line.h"
+#include "ns3/fabric-engine-helper.h"
 #include "ns3/fabric-net-device.h"
 #include "ns3/fabric-routing-helper.h"
 #include "ns3/fabric-topology.h"
@@ -32,6 +37,8 @@
 #include <chrono>
 #include <cstdio>
 #include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace ns3;
 
@@ -77,7 +84,46 @@ main(int argc, char** argv)
     cmd.AddValue("scheduler", "event scheduler TypeId (tf-run's default)", scheduler);
     std::string simulator = "ns3::FabricSimulatorImpl";
     cmd.AddValue("simulator", "simulator implementation TypeId (tf-run's default)", simulator);
+    std::string windows = "both";
+    cmd.AddValue("windows",
+                 "batch the switches' events in lookahead windows: false, true, or both "
+                 "(two runs, two processes)",
+                 windows);
     cmd.Parse(argc, argv);
+    if (windows != "both" && windows != "false" && windows != "true")
+    {
+        std::fprintf(stderr,
+                     "bench-fabric-speed: --windows: expected both, false or true, got '%s'\n",
+                     windows.c_str());
+        return 2;
+    }
+    if (windows == "both" && simulator != "ns3::FabricSimulatorImpl")
+    {
+        windows = "false"; // windows are FabricSimulatorImpl's
+    }
+    if (windows == "both")
+    {
+        // Each run in a child of its own, so that its peak RSS and its heap
+        // are its own; a fork before any simulation is safe.
+        for (const char* w : {"false", "true"})
+        {
+            const pid_t pid = fork();
+            if (pid == 0)
+            {
+                windows = w;
+                break;
+            }
+            int st = 0;
+            if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            {
+                return 1;
+            }
+        }
+        if (windows == "both")
+        {
+            return 0; // the parent, after both children
+        }
+    }
     TypeId simulatorTid;
     TypeId schedulerTid;
     if (!LookupDerived(simulator,
@@ -133,6 +179,18 @@ main(int argc, char** argv)
             topo->GetNic(s)->PostSend(qp, bytes);
         }
     }
+    if (windows == "true")
+    {
+        // Nothing done (zero) under another simulator implementation.
+        if (FabricEngineHelper::EnableWindows(topo).IsZero())
+        {
+            std::fprintf(stderr,
+                         "bench-fabric-speed: --windows=true needs --simulator=%s\n",
+                         "ns3::FabricSimulatorImpl");
+            return 2;
+        }
+        name += "+windows";
+    }
     Simulator::Stop(Seconds(1));
     const auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
@@ -149,7 +207,8 @@ main(int argc, char** argv)
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     std::printf(
-        "{\"bench\": \"%s\", \"scheduler\": \"%s\", \"simulator\": \"%s\", \"completed\": %s, "
+        "{\"bench\": \"%s\", \"scheduler\": \"%s\", \"simulator\": \"%s\", \"windows\": %s, "
+        "\"completed\": %s, "
         "\"wall_s\": %.3f, "
         "\"sim_s\": %.6f, "
         "\"events\": %llu, \"events_per_s\": %.0f, \"packet_hops\": %llu, "
@@ -157,6 +216,7 @@ main(int argc, char** argv)
         name.c_str(),
         scheduler.c_str(),
         Simulator::GetImplementation()->GetInstanceTypeId().GetName().c_str(),
+        windows.c_str(),
         remaining == 0 ? "true" : "false",
         wall,
         sim,
