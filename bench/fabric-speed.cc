@@ -36,6 +36,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -74,7 +75,6 @@ main(int argc, char** argv)
     FabricTopology::EnsurePicosecondResolution();
     uint64_t bytes = 16 * 1000 * 1000;
     uint32_t hostsPerLeaf = 8;
-    std::string name = "leaf-spine-16x400G-all-to-all-16MB";
     CommandLine cmd(__FILE__);
     cmd.AddValue("bytes", "bytes per ordered host pair", bytes);
     cmd.AddValue("hosts-per-leaf", "hosts per leaf (2 leaves, 8 spines)", hostsPerLeaf);
@@ -124,6 +124,11 @@ main(int argc, char** argv)
             return 0; // the parent, after both children
         }
     }
+    // The case as run: hosts and bytes per pair (the name once said 16
+    // hosts and 16 MB whatever --hosts-per-leaf and --bytes were).
+    std::string name = "leaf-spine-" + std::to_string(2 * hostsPerLeaf) + "x400G-all-to-all-" +
+                       (bytes % 1000000 == 0 ? std::to_string(bytes / 1000000) + "MB"
+                                             : std::to_string(bytes) + "B");
     TypeId simulatorTid;
     TypeId schedulerTid;
     if (!LookupDerived(simulator,
