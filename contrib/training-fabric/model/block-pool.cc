@@ -35,6 +35,7 @@ BlockPool::~BlockPool()
 void*
 BlockPool::Allocate()
 {
+    ++m_live;
 #ifdef TF_BLOCK_POOL_PASSTHROUGH
     return ::operator new(m_blockSize, std::align_val_t(m_align));
 #else
@@ -61,6 +62,7 @@ BlockPool::Allocate()
 void
 BlockPool::Release(void* block)
 {
+    --m_live;
 #ifdef TF_BLOCK_POOL_PASSTHROUGH
     ::operator delete(block, std::align_val_t(m_align));
 #else

@@ -47,6 +47,12 @@ class BlockPool
     /// \return the size of a block
     std::size_t GetBlockSize() const;
 
+    /// \return the blocks allocated and not released
+    std::size_t GetLive() const
+    {
+        return m_live;
+    }
+
   private:
     struct FreeBlock
     {
@@ -56,6 +62,7 @@ class BlockPool
     std::size_t m_align;         //!< of every block and slab
     std::size_t m_blockSize;     //!< rounded up to m_align
     std::size_t m_blocksPerSlab; //!< blocks of one slab
+    std::size_t m_live{0};       //!< GetLive
     FreeBlock* m_free{nullptr};  //!< freed blocks, last freed first
     char* m_next{nullptr};       //!< next never-used block of the current slab
     char* m_end{nullptr};        //!< end of the current slab

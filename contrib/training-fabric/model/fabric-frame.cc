@@ -10,7 +10,12 @@
 #include "block-pool.h"
 
 #include <cstddef>
+#include <cstring>
 #include <new>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace ns3
 {
@@ -47,6 +52,58 @@ FabricFrame::Allocate()
                   "FabricFrame: an acknowledgement's header bytes in the second line");
     // Default-initialized: the header bytes are written before they are read.
     return new (FramePool().Allocate()) FabricFrame;
+}
+
+namespace
+{
+/// Ports with a FabricTxObserver (CountObservedPort): process-wide, as the pool.
+int64_t g_observedPorts = 0;
+} // namespace
+
+std::size_t
+FabricFrame::LiveFrames()
+{
+    return FramePool().GetLive();
+}
+
+bool
+FabricFrame::StreamNewSecondLines()
+{
+    return g_observedPorts <= 0 && FramePool().GetLive() > kStreamAboveLiveFrames;
+}
+
+void
+FabricFrame::CountObservedPort(bool added)
+{
+    g_observedPorts += added ? 1 : -1;
+}
+
+FabricFrame*
+FabricFrame::AllocateSecondLineLater()
+{
+    return new (FramePool().Allocate()) FabricFrame(SecondLineLater{});
+}
+
+void
+FabricFrame::StreamSecondLine(const uint8_t* hdr)
+{
+    static_assert(offsetof(FabricFrame, m_hdr) + kSecondLineHeaderBytes == 128,
+                  "FabricFrame: the second line is the observer word and header bytes");
+    alignas(16) uint8_t line[64];
+    const uint32_t observer = 0;
+    std::memcpy(line, &observer, sizeof(observer));
+    std::memcpy(line + sizeof(observer), hdr, kSecondLineHeaderBytes);
+    char* dst = reinterpret_cast<char*>(this) + 64; // a frame is 64-byte aligned (the pool)
+#if defined(__SSE2__)
+    for (int i = 0; i < 4; ++i)
+    {
+        __m128i v;
+        std::memcpy(&v, line + 16 * i, sizeof(v));
+        _mm_stream_si128(reinterpret_cast<__m128i*>(dst + 16 * i), v);
+    }
+#else
+    std::memcpy(dst, line, sizeof(line));
+#endif
 }
 
 FabricFrame*

@@ -251,6 +251,10 @@ FabricNetDevice::DoDispose()
     SetHook(kHookRxCallback | kHookDequeueCb | kHookPullCb | kHookTxObserver, false);
     m_handler = nullptr;
     m_handlerPulls = false;
+    if (m_txObserver)
+    {
+        FabricFrame::CountObservedPort(false);
+    }
     m_txObserver = nullptr;
     m_linkChangeCallbacks.clear();
     NetDevice::DoDispose();
@@ -330,6 +334,10 @@ FabricNetDevice::SetPortHandler(FabricPortHandler* handler, bool pulls)
 void
 FabricNetDevice::SetTxObserver(FabricTxObserver* observer, uint32_t index)
 {
+    if ((m_txObserver != nullptr) != (observer != nullptr))
+    {
+        FabricFrame::CountObservedPort(observer != nullptr);
+    }
     m_txObserver = observer;
     SetHook(kHookTxObserver, observer != nullptr);
     m_txObserverIndex = index;

@@ -508,6 +508,36 @@ RoceFrameBuilder::NewFrame(uint8_t opcode,
                            const uint8_t* intBlock,
                            uint32_t intBytes) const
 {
+    if (!intBlock && FabricFrame::StreamNewSecondLines())
+    {
+        // Many frames in flight, none observed, headers that fit the second line
+        // (a data frame's 54 bytes, an acknowledgement's 58): written here,
+        // parsed from here, and streamed to the frame, whose second line
+        // nothing then reads on its way (FabricFrame::StreamSecondLine).
+        // Zeros follow the headers, as the parse expects.
+        uint8_t b[std::max(kParseBytes, FabricFrame::kSecondLineHeaderBytes)] = {};
+        uint32_t zeros = 0;
+        const uint32_t headerBytes = WriteHeaders(b,
+                                                  opcode,
+                                                  bthByte1,
+                                                  psn,
+                                                  ackReq,
+                                                  payloadBytes,
+                                                  ecn,
+                                                  aeth,
+                                                  becn,
+                                                  nullptr,
+                                                  0,
+                                                  zeros);
+        NS_ASSERT(headerBytes <= FabricFrame::kSecondLineHeaderBytes);
+        FabricFrame* f = FabricFrame::AllocateSecondLineLater();
+        f->m_hdrLen = static_cast<uint16_t>(headerBytes);
+        f->m_size = headerBytes + zeros;
+        f->m_roce = ParseRoceBytes(b, std::min(kParseBytes, f->m_size), f->m_info);
+        NS_ASSERT(f->m_roce);
+        f->StreamSecondLine(b);
+        return f;
+    }
     FabricFrame* f = FabricFrame::Allocate();
     uint32_t zeros = 0;
     const uint32_t headerBytes = WriteHeaders(f->m_hdr,

@@ -626,6 +626,84 @@ TEST(WireFormat, BuiltFramesHoldTheBytesAndParseOfBuiltPackets)
     EXPECT_TRUE(bare.hasAeth);
 }
 
+// With more than FabricFrame::kStreamAboveLiveFrames frames live and no
+// port observed, a new frame's second line (observer word and header
+// bytes) is streamed past the cache from a copy built on the stack. The
+// frames built so must hold the same bytes and parse as the same frames
+// built the usual way (kinds without an INT shim: those keep the usual
+// path), with the observer word 0, and the usual way must come back when
+// frames are few again or a port is observed. Expected bytes: a second
+// builder's packets, built first, with few frames live (their bytes are
+// checked against the specification by the tests above).
+TEST(WireFormat, FramesStreamedPastTheCacheHoldTheSameBytes)
+{
+    RoceFrameBuilder fb = TestBuilder();
+    RoceFrameBuilder pb = TestBuilder();
+    AethHeader ack;
+    ack.SetAck();
+    ack.SetMsn(0x123456);
+
+    struct Kind
+    {
+        uint8_t opcode;
+        uint32_t psn;
+        bool ackReq;
+        uint32_t payload;
+        uint8_t ecn;
+        const AethHeader* aeth;
+        bool becn;
+    };
+
+    // Data of 4 KB and 1 B (padded to 60), an ACK (58 B of headers, the
+    // most the second line takes), an ACK opcode without AETH (whose parse
+    // reads the zeros after the headers as one).
+    const std::vector<Kind> kinds{
+        {roce::kOpSendFirst, 0, false, 4096, 2, nullptr, false},
+        {roce::kOpSendLast, 0xffffff, true, 1, 3, nullptr, true},
+        {roce::kOpAcknowledge, 77, false, 0, 0, &ack, true},
+        {roce::kOpAcknowledge, 80, false, 0, 0, nullptr, false},
+    };
+    EXPECT_FALSE(FabricFrame::StreamNewSecondLines()); // few frames live
+    std::vector<Ptr<Packet>> expected;
+    for (const Kind& k : kinds)
+    {
+        expected.push_back(pb.Build(k.opcode, k.psn, k.ackReq, k.payload, k.ecn, k.aeth, k.becn));
+    }
+    expected.push_back(pb.BuildCnp(2));
+
+    // Frames live: the other builder's (its IPv4 ids are not compared).
+    RoceFrameBuilder other = TestBuilder();
+    std::vector<OwnedFrame> held;
+    while (FabricFrame::LiveFrames() <= FabricFrame::kStreamAboveLiveFrames)
+    {
+        held.emplace_back(other.BuildFabricFrame(roce::kOpSendMiddle, 1, false, 64, 2));
+    }
+    ASSERT_TRUE(FabricFrame::StreamNewSecondLines());
+    for (std::size_t i = 0; i <= kinds.size(); ++i)
+    {
+        const Kind* k = i < kinds.size() ? &kinds[i] : nullptr;
+        OwnedFrame f(k ? fb.BuildFabricFrame(k->opcode,
+                                             k->psn,
+                                             k->ackReq,
+                                             k->payload,
+                                             k->ecn,
+                                             k->aeth,
+                                             k->becn)
+                       : fb.BuildCnpFrame(2));
+        EXPECT_EQ(f.Get()->GetObserverWord(), 0U) << "kind " << i;
+        EXPECT_FALSE(f.Get()->HasPacket()) << "kind " << i;
+        ExpectSameFrame(*f.Get(), *expected[i], "streamed kind " + std::to_string(i));
+    }
+
+    // An observed port turns it off, and so do few frames live.
+    FabricFrame::CountObservedPort(true);
+    EXPECT_FALSE(FabricFrame::StreamNewSecondLines());
+    FabricFrame::CountObservedPort(false);
+    EXPECT_TRUE(FabricFrame::StreamNewSecondLines());
+    held.clear();
+    EXPECT_FALSE(FabricFrame::StreamNewSecondLines());
+}
+
 TEST(WireFormat, FramesMarkedAndStampedAsTheirPacketsWouldBe)
 {
     // A switch marks CE (SetEcn) and appends INT records (AppendIntRecord)
