@@ -508,39 +508,18 @@ RoceFrameBuilder::NewFrame(uint8_t opcode,
                            const uint8_t* intBlock,
                            uint32_t intBytes) const
 {
-    if (!intBlock && FabricFrame::StreamNewSecondLines())
-    {
-        // Many frames in flight, none observed, headers that fit the second line
-        // (a data frame's 54 bytes, an acknowledgement's 58): written here,
-        // parsed from here, and streamed to the frame, whose second line
-        // nothing then reads on its way (FabricFrame::StreamSecondLine).
-        // Zeros follow the headers, as the parse expects.
-        uint8_t b[std::max(kParseBytes, FabricFrame::kSecondLineHeaderBytes)] = {};
-        uint32_t zeros = 0;
-        const uint32_t headerBytes = WriteHeaders(b,
-                                                  opcode,
-                                                  bthByte1,
-                                                  psn,
-                                                  ackReq,
-                                                  payloadBytes,
-                                                  ecn,
-                                                  aeth,
-                                                  becn,
-                                                  nullptr,
-                                                  0,
-                                                  zeros);
-        NS_ASSERT(headerBytes <= FabricFrame::kSecondLineHeaderBytes);
-        FabricFrame* f = FabricFrame::AllocateSecondLineLater();
-        f->m_hdrLen = static_cast<uint16_t>(headerBytes);
-        f->m_size = headerBytes + zeros;
-        f->m_roce = ParseRoceBytes(b, std::min(kParseBytes, f->m_size), f->m_info);
-        NS_ASSERT(f->m_roce);
-        f->StreamSecondLine(b);
-        return f;
-    }
-    FabricFrame* f = FabricFrame::Allocate();
+    // With many frames in flight and none observed, a frame's second line
+    // (observer word and header bytes) is read by nothing on its way: the
+    // headers (which fit it without an INT block: a data frame's 54 bytes,
+    // an acknowledgement's 58) are written here and the line streamed to
+    // the frame (FabricFrame::StreamSecondLine). Else they are written in
+    // place. The parse reads what ParseRoceFrame would read of the frame:
+    // its first kParseBytes, the zero bytes after the headers included.
+    uint8_t b[std::max(kParseBytes, FabricFrame::kSecondLineHeaderBytes)];
+    const bool stream = !intBlock && FabricFrame::StreamNewSecondLines();
+    FabricFrame* f = stream ? FabricFrame::AllocateSecondLineLater() : FabricFrame::Allocate();
     uint32_t zeros = 0;
-    const uint32_t headerBytes = WriteHeaders(f->m_hdr,
+    const uint32_t headerBytes = WriteHeaders(stream ? b : f->m_hdr,
                                               opcode,
                                               bthByte1,
                                               psn,
@@ -554,17 +533,21 @@ RoceFrameBuilder::NewFrame(uint8_t opcode,
                                               zeros);
     f->m_hdrLen = static_cast<uint16_t>(headerBytes);
     f->m_size = headerBytes + zeros;
-    // The parse reads what ParseRoceFrame would read of the frame: its
-    // first kParseBytes, the zero bytes after the headers included.
-    const uint32_t n = std::min(kParseBytes, f->m_size);
-    uint8_t b[kParseBytes];
-    std::memcpy(b, f->m_hdr, std::min(headerBytes, n));
-    if (headerBytes < n)
+    if (!stream)
     {
-        std::memset(b + headerBytes, 0, n - headerBytes);
+        std::memcpy(b, f->m_hdr, std::min<uint32_t>(headerBytes, sizeof(b)));
     }
-    f->m_roce = ParseRoceBytes(b, n, f->m_info);
+    if (headerBytes < sizeof(b))
+    {
+        std::memset(b + headerBytes, 0, sizeof(b) - headerBytes);
+    }
+    f->m_roce = ParseRoceBytes(b, std::min(kParseBytes, f->m_size), f->m_info);
     NS_ASSERT(f->m_roce);
+    if (stream)
+    {
+        NS_ASSERT(headerBytes <= FabricFrame::kSecondLineHeaderBytes);
+        f->StreamSecondLine(b);
+    }
     return f;
 }
 

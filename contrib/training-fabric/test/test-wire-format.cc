@@ -537,6 +537,33 @@ ExpectSameFrame(const FabricFrame& f, const Packet& p, const std::string& what)
     EXPECT_EQ(c.hasInt, q.hasInt) << what;
     EXPECT_EQ(c.intHops, q.intHops) << what;
 }
+
+/// One kind of frame, by the builder's arguments.
+struct FrameKind
+{
+    uint8_t opcode;
+    uint32_t psn;
+    bool ackReq;
+    uint32_t payload;
+    uint8_t ecn;
+    const AethHeader* aeth;
+    bool becn;
+    const uint8_t* intBlock{nullptr};
+    uint32_t intBytes{0};
+
+    /// \return \p b's frame of this kind (BuildFabricFrame)
+    FabricFrame* Frame(const RoceFrameBuilder& b) const
+    {
+        return b
+            .BuildFabricFrame(opcode, psn, ackReq, payload, ecn, aeth, becn, intBlock, intBytes);
+    }
+
+    /// \return \p b's packet of this kind (Build)
+    Ptr<Packet> Built(const RoceFrameBuilder& b) const
+    {
+        return b.Build(opcode, psn, ackReq, payload, ecn, aeth, becn, intBlock, intBytes);
+    }
+};
 } // namespace
 
 TEST(WireFormat, BuiltFramesHoldTheBytesAndParseOfBuiltPackets)
@@ -566,20 +593,7 @@ TEST(WireFormat, BuiltFramesHoldTheBytesAndParseOfBuiltPackets)
     const uint8_t shim[roce::kIntShimBytes + roce::kIntRecordBytes] = {1, roce::kIntMaxHops};
     const uint8_t empty[roce::kIntShimBytes] = {0, roce::kIntMaxHops};
 
-    struct Kind
-    {
-        uint8_t opcode;
-        uint32_t psn;
-        bool ackReq;
-        uint32_t payload;
-        uint8_t ecn;
-        const AethHeader* aeth;
-        bool becn;
-        const uint8_t* intBlock;
-        uint32_t intBytes;
-    };
-
-    const std::vector<Kind> kinds{
+    const std::vector<FrameKind> kinds{
         {roce::kOpSendFirst, 0, false, 4096, 2, nullptr, false, nullptr, 0},
         {roce::kOpSendLast, 0xffffff, true, 1, 0, nullptr, false, nullptr, 0},
         {roce::kOpSendOnly, 5, true, 0, 1, nullptr, false, nullptr, 0},
@@ -593,25 +607,8 @@ TEST(WireFormat, BuiltFramesHoldTheBytesAndParseOfBuiltPackets)
     };
     for (std::size_t i = 0; i < kinds.size(); ++i)
     {
-        const Kind& k = kinds[i];
-        OwnedFrame f(fb.BuildFabricFrame(k.opcode,
-                                         k.psn,
-                                         k.ackReq,
-                                         k.payload,
-                                         k.ecn,
-                                         k.aeth,
-                                         k.becn,
-                                         k.intBlock,
-                                         k.intBytes));
-        const Ptr<Packet> p = pb.Build(k.opcode,
-                                       k.psn,
-                                       k.ackReq,
-                                       k.payload,
-                                       k.ecn,
-                                       k.aeth,
-                                       k.becn,
-                                       k.intBlock,
-                                       k.intBytes);
+        OwnedFrame f(kinds[i].Frame(fb));
+        const Ptr<Packet> p = kinds[i].Built(pb);
         EXPECT_FALSE(f.Get()->HasPacket()) << "kind " << i;
         ExpectSameFrame(*f.Get(), *p, "kind " + std::to_string(i));
         EXPECT_TRUE(f.Get()->HasPacket()) << "kind " << i;
@@ -643,21 +640,10 @@ TEST(WireFormat, FramesStreamedPastTheCacheHoldTheSameBytes)
     ack.SetAck();
     ack.SetMsn(0x123456);
 
-    struct Kind
-    {
-        uint8_t opcode;
-        uint32_t psn;
-        bool ackReq;
-        uint32_t payload;
-        uint8_t ecn;
-        const AethHeader* aeth;
-        bool becn;
-    };
-
     // Data of 4 KB and 1 B (padded to 60), an ACK (58 B of headers, the
     // most the second line takes), an ACK opcode without AETH (whose parse
     // reads the zeros after the headers as one).
-    const std::vector<Kind> kinds{
+    const std::vector<FrameKind> kinds{
         {roce::kOpSendFirst, 0, false, 4096, 2, nullptr, false},
         {roce::kOpSendLast, 0xffffff, true, 1, 3, nullptr, true},
         {roce::kOpAcknowledge, 77, false, 0, 0, &ack, true},
@@ -665,9 +651,9 @@ TEST(WireFormat, FramesStreamedPastTheCacheHoldTheSameBytes)
     };
     EXPECT_FALSE(FabricFrame::StreamNewSecondLines()); // few frames live
     std::vector<Ptr<Packet>> expected;
-    for (const Kind& k : kinds)
+    for (const FrameKind& k : kinds)
     {
-        expected.push_back(pb.Build(k.opcode, k.psn, k.ackReq, k.payload, k.ecn, k.aeth, k.becn));
+        expected.push_back(k.Built(pb));
     }
     expected.push_back(pb.BuildCnp(2));
 
@@ -681,15 +667,7 @@ TEST(WireFormat, FramesStreamedPastTheCacheHoldTheSameBytes)
     ASSERT_TRUE(FabricFrame::StreamNewSecondLines());
     for (std::size_t i = 0; i <= kinds.size(); ++i)
     {
-        const Kind* k = i < kinds.size() ? &kinds[i] : nullptr;
-        OwnedFrame f(k ? fb.BuildFabricFrame(k->opcode,
-                                             k->psn,
-                                             k->ackReq,
-                                             k->payload,
-                                             k->ecn,
-                                             k->aeth,
-                                             k->becn)
-                       : fb.BuildCnpFrame(2));
+        OwnedFrame f(i < kinds.size() ? kinds[i].Frame(fb) : fb.BuildCnpFrame(2));
         EXPECT_EQ(f.Get()->GetObserverWord(), 0U) << "kind " << i;
         EXPECT_FALSE(f.Get()->HasPacket()) << "kind " << i;
         ExpectSameFrame(*f.Get(), *expected[i], "streamed kind " + std::to_string(i));
