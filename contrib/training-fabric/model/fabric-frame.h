@@ -241,7 +241,7 @@ class FabricFrame
     // header bytes of a data frame (54) or an acknowledgement (58) end in
     // it, so that building one writes two lines, not three (issue #15); the
     // packet, once there is one, needs no room of its own beside them.
-    uint32_t m_observerWord; //!< GetObserverWord (set by either constructor's caller)
+    uint32_t m_observerWord; //!< GetObserverWord (0 from FabricFrame() or StreamSecondLine)
     /// While m_hdrLen > 0: the header bytes (zeros follow them to m_size).
     /// Else the packet pointer (PacketPointer; nullptr until Adopt sets it).
     mutable uint8_t m_hdr[kMaxHeaderBytes];
