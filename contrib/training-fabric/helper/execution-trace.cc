@@ -212,6 +212,14 @@ ReadAttr(const ChakraProtoMsg::AttributeProto& a, int which, TraceNode& t)
         t.commType = v;
         return "";
     case A_COMM_SIZE:
+        if (a.value_case() == A::kUint64Val || a.value_case() == A::kFixed64Val)
+        {
+            // Unsigned: the whole range, as FeederV3 reads it (a size of 2^63
+            // or more is then refused by the run's limit, named as such).
+            t.commSize = a.value_case() == A::kUint64Val ? a.uint64_val() : a.fixed64_val();
+            t.hasCommSize = true;
+            return "";
+        }
         if (a.value_case() == A::kDoubleVal || a.value_case() == A::kFloatVal)
         {
             const double d =
@@ -224,6 +232,7 @@ ReadAttr(const ChakraProtoMsg::AttributeProto& a, int which, TraceNode& t)
             return "expected a non-negative whole number of bytes";
         }
         t.commSize = static_cast<uint64_t>(v);
+        t.hasCommSize = true;
         return "";
     case A_COMM_SRC:
     case A_COMM_DST:
@@ -336,7 +345,14 @@ PutAttr(ChakraProtoMsg::Node& n, int which, const TraceNode& t, bool add)
         a->set_int64_val(t.commType);
         break;
     case A_COMM_SIZE:
-        a->set_int64_val(static_cast<int64_t>(t.commSize));
+        if (t.commSize > static_cast<uint64_t>(INT64_MAX))
+        {
+            a->set_uint64_val(t.commSize); // beyond int64_val (Chakra's converters' kind)
+        }
+        else
+        {
+            a->set_int64_val(static_cast<int64_t>(t.commSize));
+        }
         break;
     case A_COMM_SRC:
         a->set_int32_val(t.commSrc);
@@ -543,7 +559,7 @@ SerializeChakra(const TraceGraph& g)
         }
         if (t.IsComm())
         {
-            PutAttr(n, A_COMM_SIZE, t, fresh || t.commSize != 0);
+            PutAttr(n, A_COMM_SIZE, t, fresh || t.hasCommSize);
         }
         if (p2p)
         {

@@ -61,6 +61,10 @@ struct TraceNode
     /// output is group size x comm_size); for the others the buffer of one rank
     /// (all-reduce, reduce-scatter input, all-to-all send buffer, broadcast).
     uint64_t commSize{0};
+    /// comm_size was given. 0 given is a size (a collective that moves no
+    /// data); absent is an error on GPU-side communication, as in
+    /// ASTRA-sim's feeder (FeederV3's get_attr throws for a missing one).
+    bool hasCommSize{false};
     int32_t commSrc{-1}; //!< -1: absent (a SEND's own rank, see Src())
     int32_t commDst{-1}; //!< -1: absent (a RECV's own rank, see Dst())
     int32_t commTag{0};

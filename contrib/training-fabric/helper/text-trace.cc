@@ -145,6 +145,7 @@ ParseTextTrace(const std::string& text, const std::string& source)
             try
             {
                 n.commSize = ParseByteSize(tok[i++]);
+                n.hasCommSize = true;
             }
             catch (const ScenarioError&)
             {
@@ -188,6 +189,7 @@ ParseTextTrace(const std::string& text, const std::string& source)
             try
             {
                 n.commSize = ParseByteSize(tok[i++]);
+                n.hasCommSize = true;
             }
             catch (const ScenarioError&)
             {

@@ -62,6 +62,7 @@ GenerateTrace(const std::string& pattern,
                     Node(id, "allreduce_layer" + std::to_string(l), TraceNode::COMM_COLL, {prev});
                 a.commType = 0; // ALL_REDUCE
                 a.commSize = bytes;
+                a.hasCommSize = true;
                 g.nodes.push_back(a);
                 reduces.push_back(id++);
             }
@@ -93,6 +94,7 @@ GenerateTrace(const std::string& pattern,
                                        {prev});
                     a.commType = 6; // ALL_TO_ALL
                     a.commSize = bytes;
+                    a.hasCommSize = true;
                     g.nodes.push_back(a);
                     prev = id++;
                 }
@@ -116,6 +118,7 @@ GenerateTrace(const std::string& pattern,
                     rv.commDst = static_cast<int32_t>(r);
                     rv.commTag = static_cast<int32_t>(m);
                     rv.commSize = bytes;
+                    rv.hasCommSize = true;
                     g.nodes.push_back(rv);
                     deps = {id++};
                 }
@@ -131,6 +134,7 @@ GenerateTrace(const std::string& pattern,
                     s.commDst = static_cast<int32_t>(r + 1);
                     s.commTag = static_cast<int32_t>(m);
                     s.commSize = bytes;
+                    s.hasCommSize = true;
                     g.nodes.push_back(s);
                     ++id;
                 }
@@ -193,6 +197,7 @@ GenerateGossip(uint32_t ranks,
             snd.commDst = static_cast<int32_t>(to);
             snd.commTag = static_cast<int32_t>(s);
             snd.commSize = bytes;
+            snd.hasCommSize = true;
             g.nodes.push_back(snd);
             TraceNode rcv =
                 Node(id, "recv_model" + std::to_string(s), TraceNode::COMM_RECV, {prevCompute});
@@ -200,6 +205,7 @@ GenerateGossip(uint32_t ranks,
             rcv.commDst = static_cast<int32_t>(r);
             rcv.commTag = static_cast<int32_t>(s);
             rcv.commSize = bytes;
+            rcv.hasCommSize = true;
             g.nodes.push_back(rcv);
             recvOf.push_back(id++);
         }

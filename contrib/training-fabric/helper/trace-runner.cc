@@ -401,6 +401,16 @@ TraceRunner::SetPerRank(Callback<bool, uint32_t> isLocal)
                                      ") in type, comm_size or involved_dim");
             }
         }
+        if (n0.commSize == 0 && CollectiveName(n0.commType) != "barrier")
+        {
+            // Each rank's part completes with its own transfers, and this
+            // one has none: it would not wait for the others.
+            throw TraceError(m_graphs[r0].Where(n0.id),
+                             what +
+                                 " has comm_size 0: a collective that moves no data has no "
+                                 "per-rank completion (sync \"collective\" completes it when its "
+                                 "members have all joined it)");
+        }
         const std::vector<TraceCollective> colls =
             PlanTraceCollective(n0,
                                 inst.group,

@@ -51,11 +51,23 @@ ValidateGraph(const TraceGraph& g)
         }
         // A barrier collective moves no data; a SEND or RECV always does
         // (ASTRA-sim's issue_send_comm / issue_recv_comm never read comm_type).
-        if (n.IsComm() && n.commSize == 0 &&
-            !(n.kind == TraceNode::COMM_COLL && n.commType == ChakraProtoMsg::BARRIER))
+        // A collective of comm_size 0 moves none either: it completes when
+        // its members have all joined it (model doc, "Chakra ET as
+        // ASTRA-sim runs it"). A message of no bytes is not simulated.
+        const bool barrier =
+            n.kind == TraceNode::COMM_COLL && n.commType == ChakraProtoMsg::BARRIER;
+        if (n.IsComm() && n.commSize == 0 && !barrier && !n.hasCommSize)
         {
             throw TraceError(g.source,
                              "node " + std::to_string(n.id) + ": communication without comm_size");
+        }
+        if (n.IsComm() && n.commSize == 0 && n.kind != TraceNode::COMM_COLL)
+        {
+            throw TraceError(g.source,
+                             "node " + std::to_string(n.id) +
+                                 ": comm_size 0: a message of no bytes is not simulated (a SEND "
+                                 "or RECV carries at least one byte; ASTRA-sim's analytical "
+                                 "network asserts a non-empty chunk)");
         }
         if (n.kind == TraceNode::COMM_COLL && n.commType < 0)
         {
@@ -216,7 +228,9 @@ ValidateWorkload(const std::vector<TraceGraph>& graphs, const CommGroups& groups
     uint64_t absent = 0;
     uint64_t cpuComm = 0;
     uint64_t unnamedGroups = 0;
+    uint64_t emptyColl = 0;
     std::string firstAbsent;
+    std::string firstEmptyColl;
     std::string firstCpuComm;
     std::string firstGroup;
     // Process group ("" for every rank) -> rank -> (collectives of the
@@ -240,6 +254,11 @@ ValidateWorkload(const std::vector<TraceGraph>& graphs, const CommGroups& groups
             if (t.IsSkipped() || !t.IsComm())
             {
                 continue;
+            }
+            if (t.kind == TraceNode::COMM_COLL && t.commSize == 0 &&
+                t.commType != ChakraProtoMsg::BARRIER && emptyColl++ == 0)
+            {
+                firstEmptyColl = g.Where(t.id);
             }
             if (t.kind == TraceNode::COMM_COLL)
             {
@@ -358,8 +377,16 @@ ValidateWorkload(const std::vector<TraceGraph>& graphs, const CommGroups& groups
     {
         warnings.push_back(std::to_string(cpuComm) +
                            " communication nodes on the CPU side (is_cpu_op) without comm_size "
-                           "skipped, as ASTRA-sim cannot run them either (first: " +
+                           "(or of comm_size 0) skipped, as ASTRA-sim cannot run them either "
+                           "(first: " +
                            firstCpuComm + ")");
+    }
+    if (emptyColl)
+    {
+        warnings.push_back(std::to_string(emptyColl) +
+                           " collective nodes of comm_size 0 move no data: each collective "
+                           "completes when its members have all joined it (first: " +
+                           firstEmptyColl + ")");
     }
     if (unnamedGroups)
     {

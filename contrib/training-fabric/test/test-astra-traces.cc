@@ -1058,7 +1058,127 @@ TEST(AstraBoundary, ASendOrReceiveWithoutCommSizeIsRefusedWhateverItsCommType)
             ParseTextTrace(std::string("rank 0\n1: ") + op + "\nrank 1\n1: comp 1\n", "z.txt");
         g[0].nodes[0].commType = ChakraProtoMsg::BARRIER;
         g[0].nodes[0].commSize = 0;
+        g[0].nodes[0].hasCommSize = false;
         ExpectTraceError([&] { ValidateWorkload(g, {}); },
                          "node 1: communication without comm_size");
     }
+}
+
+TEST(AstraBoundary, ACommSizeOfZeroIsASizeNotAnAbsentOne)
+{
+    // comm_size 0, given, was refused as "communication without comm_size",
+    // a field the file does have. ASTRA-sim passes a given 0 on (its feeder
+    // throws only for an absent one). A collective of 0 bytes moves no data
+    // and completes when its members have all joined it; a SEND or RECV of
+    // 0 bytes is refused as such (RdmaQueuePair::Post needs one byte).
+    TempDir dir;
+    const std::string prefix = dir.path + "/z";
+    // Rank r computes 5 (r + 1) us, joins the empty all-reduce, then a 1 MiB
+    // one. The empty one can only start when rank 1 joins, at 10 us, and
+    // takes no time; the 1 MiB one starts at that same 10 us.
+    for (uint32_t r = 0; r < 2; ++r)
+    {
+        EtNode comp = MakeNode(1, "comp", ChakraProtoMsg::COMP_NODE);
+        comp.set_duration_micros(5 * (r + 1));
+        EtNode empty = Collective(2, ChakraProtoMsg::ALL_REDUCE, 0);
+        empty.add_data_deps(1);
+        EtNode full = Collective(3, ChakraProtoMsg::ALL_REDUCE, kMiB);
+        full.add_data_deps(2);
+        WriteEt(prefix, r, {comp, empty, full});
+    }
+    const std::vector<TraceGraph> graphs = ReadChakraPrefix(prefix);
+    ASSERT_EQ(graphs.size(), 2u);
+    EXPECT_TRUE(graphs[0].nodes[1].hasCommSize);
+    EXPECT_EQ(graphs[0].nodes[1].commSize, 0u);
+    const std::vector<std::string> warnings = ValidateWorkload(graphs, {});
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_NE(warnings[0].find("2 collective nodes of comm_size 0 move no data"), std::string::npos)
+        << warnings[0];
+    auto run = RunChakra(prefix, 2);
+    std::istringstream in(run->CollectivesCsv());
+    std::string line;
+    std::getline(in, line); // collective,type,algorithm,bytes,ranks,group,start_s,finish_s,...
+    std::vector<std::vector<std::string>> rows;
+    while (std::getline(in, line))
+    {
+        rows.emplace_back();
+        std::stringstream ss(line);
+        std::string x;
+        while (std::getline(ss, x, ','))
+        {
+            rows.back().push_back(x);
+        }
+    }
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[0][3], "0");
+    EXPECT_DOUBLE_EQ(std::stod(rows[0][6]), 10e-6); // start: the last member's join
+    EXPECT_DOUBLE_EQ(std::stod(rows[0][7]), 10e-6); // finish: no data, no time
+    EXPECT_EQ(rows[0].back(), "1");
+    EXPECT_EQ(std::stoull(rows[1][3]), kMiB);
+    EXPECT_DOUBLE_EQ(std::stod(rows[1][6]), 10e-6);
+    EXPECT_EQ(rows[1].back(), "1");
+    Simulator::Destroy();
+    // Per-rank completion has nothing to complete a rank's empty part on.
+    bool refused = false;
+    try
+    {
+        RunChakra(prefix, 2, R"(, "sync": "rank")");
+    }
+    catch (const std::exception& e)
+    {
+        refused = true;
+        EXPECT_NE(std::string(e.what()).find("node 2: collective #0 of process group \"\" has "
+                                             "comm_size 0: a collective that moves no data has no "
+                                             "per-rank completion"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_TRUE(refused);
+    Simulator::Destroy();
+    // A message of 0 bytes, either end.
+    for (auto type : {ChakraProtoMsg::COMM_SEND_NODE, ChakraProtoMsg::COMM_RECV_NODE})
+    {
+        EtNode m = MakeNode(1, "m", type);
+        Attr(m, "comm_src")->set_int64_val(0);
+        Attr(m, "comm_dst")->set_int64_val(1);
+        Attr(m, "comm_size")->set_int64_val(0);
+        WriteEt(prefix + "m", 0, {m});
+        ExpectTraceError([&] { ValidateGraph(ReadChakraFile(prefix + "m.0.et", 0)); },
+                         "node 1: comm_size 0: a message of no bytes is not simulated");
+    }
+}
+
+TEST(AstraAttributes, AnUnsignedCommSizeKeepsItsWholeRange)
+{
+    // comm_size as uint64_val of 2^63 was read as -2^63 and refused as
+    // "expected a non-negative whole number of bytes", which it is. It reads
+    // as 2^63 (as FeederV3 reads it), the run refuses it by its limit on a
+    // message (10^15 B), and a trace written back keeps the value.
+    TempDir dir;
+    const std::string prefix = dir.path + "/u";
+    EtNode n = MakeNode(1, "c", ChakraProtoMsg::COMM_COLL_NODE);
+    Attr(n, "comm_type")->set_int64_val(ChakraProtoMsg::ALL_REDUCE);
+    Attr(n, "comm_size")->set_uint64_val(uint64_t{1} << 63);
+    WriteEt(prefix, 0, {n});
+    WriteEt(prefix, 1, {n});
+    std::vector<TraceGraph> graphs = ReadChakraPrefix(prefix);
+    EXPECT_EQ(graphs[0].nodes[0].commSize, uint64_t{1} << 63);
+    graphs[0].nodes[0].raw.clear(); // written afresh, not from the message read
+    WriteChakraFiles(dir.path + "/w", {graphs[0]});
+    EXPECT_EQ(ReadChakraFile(dir.path + "/w.0.et", 0).nodes.at(0).commSize, uint64_t{1} << 63);
+    bool refused = false;
+    try
+    {
+        RunChakra(prefix, 2);
+    }
+    catch (const ScenarioError& e)
+    {
+        refused = true;
+        EXPECT_NE(std::string(e.what()).find("node 1: comm_size: expected at most "
+                                             "1000000000000000 bytes, got 9223372036854775808"),
+                  std::string::npos)
+            << e.what();
+    }
+    EXPECT_TRUE(refused);
+    Simulator::Destroy();
 }
