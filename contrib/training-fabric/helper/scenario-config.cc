@@ -441,8 +441,14 @@ ParseScenarioText(const std::string& jsonText,
         }
         ScenarioSection b(file, "background", *v);
         cfg.background.type = b.Str("type", "poisson", types);
+        // Its generators' default seed is not the workload's: with both
+        // Poisson (or both permutations) and no seed given, the background
+        // drew the very flows of the workload, doubling them instead of
+        // adding independent traffic.
+        ScenarioWorkloadContext bctx = ctx;
+        bctx.seed = BackgroundSeed(cfg.seed);
         ScenarioRegistry<ScenarioWorkload>::Create(cfg.background.type)
-            ->Read(b, ctx, cfg.background);
+            ->Read(b, bctx, cfg.background);
         b.Finish();
     }
     {

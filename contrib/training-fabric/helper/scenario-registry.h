@@ -92,12 +92,26 @@ class ScenarioTopology
 /// What a workload reader may need of the rest of the scenario.
 struct ScenarioWorkloadContext
 {
-    std::string file;      //!< the scenario, for errors
-    uint32_t hosts;        //!< hosts of the topology
-    Time stop;             //!< flows must start before it
-    uint32_t seed;         //!< the scenario seed, default of generators' seeds
+    std::string file; //!< the scenario, for errors
+    uint32_t hosts;   //!< hosts of the topology
+    Time stop;        //!< flows must start before it
+    uint32_t
+        seed; //!< default of generators' seeds: the scenario's (BackgroundSeed's for a background)
     DataRate hostLinkRate; //!< ScenarioTopology::GetHostLinkRate() (zero: not known)
 };
+
+/**
+ * The default seed of a background's generators for scenario seed \p seed:
+ * \p seed XOR 0x9E3779B9 (2^32 / golden ratio), so that a background and a
+ * workload of the same random type, both without a seed, draw independent
+ * flows rather than the same ones twice. A seed given to either is used as
+ * given.
+ */
+inline uint32_t
+BackgroundSeed(uint32_t seed)
+{
+    return seed ^ 0x9E3779B9u;
+}
 
 /**
  * \ingroup training-fabric

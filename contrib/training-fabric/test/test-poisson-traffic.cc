@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 using namespace ns3;
 
@@ -470,6 +471,57 @@ TEST(PoissonWorkload, BadSettingsGetOneLineNamingTheKey)
               "p.json: background.load: expected a number in [0, 1], got 2");
     EXPECT_EQ(err(R"("background": {"type": "incast", "senders": [1], "receiver": 1, "bytes": 1})"),
               "p.json: background.senders[0]: the receiver cannot also be a sender");
+}
+
+TEST(PoissonWorkload, ABackgroundWithoutASeedDrawsOtherFlowsThanTheWorkload)
+{
+    // A Poisson workload and a Poisson background of the same CDF, load and
+    // hosts, neither with a seed: both defaulted to the scenario's seed, so
+    // the background drew exactly the workload's flows (each flow twice on
+    // the fabric, not added independent traffic). The background's default
+    // is now the scenario seed XOR 0x9E3779B9: 1 gives 0x9E3779B8 =
+    // 2654435768. Independent draws of start times at picosecond resolution
+    // share no (src, dst, bytes, start). A seed given is used as given: the
+    // workload's seed on the background reproduces its flows one for one.
+    auto parse = [](const std::string& backgroundSeed) {
+        return ParseScenarioText(R"({
+          "topology": {"type": "leaf-spine", "leaves": 2, "spines": 1, "hosts_per_leaf": 2},
+          "workload": {"type": "poisson", "cdf": "websearch", "load": 0.5, "duration": "2ms"},
+          "background": {"cdf": "websearch", "load": 0.5, "duration": "2ms")" +
+                                     backgroundSeed + R"(},
+          "stop": "100ms"})",
+                                 {},
+                                 "bg.json");
+    };
+    auto key = [](const FlowSpec& f) {
+        return std::make_tuple(f.src, f.dst, f.bytes, f.start.GetPicoSeconds());
+    };
+    const ScenarioConfig cfg = parse("");
+    const auto& wl = cfg.workload.flows;
+    const auto& bg = cfg.background.flows;
+    // Expected: 4 hosts x 2 ms x 0.5 x 100 Gb/s / (8 x 1,711,250 B,
+    // WebSearch's mean flow) = 29 flows each.
+    ASSERT_GE(wl.size(), 2u);
+    ASSERT_GE(bg.size(), 2u);
+    std::set<std::tuple<uint32_t, uint32_t, uint64_t, int64_t>> workload;
+    for (const FlowSpec& f : wl)
+    {
+        workload.insert(key(f));
+    }
+    for (const FlowSpec& f : bg)
+    {
+        EXPECT_EQ(workload.count(key(f)), 0u) << f.src << " -> " << f.dst << " at " << f.start;
+    }
+    const auto j = nlohmann::json::parse(ScenarioToJson(cfg));
+    EXPECT_EQ(j["workload"]["seed"], 1u);
+    EXPECT_EQ(j["background"]["seed"], 2654435768u);
+
+    const ScenarioConfig same = parse(R"(, "seed": 1)");
+    ASSERT_EQ(same.background.flows.size(), wl.size());
+    for (std::size_t i = 0; i < wl.size(); ++i)
+    {
+        EXPECT_EQ(key(same.background.flows[i]), key(wl[i])) << i;
+    }
 }
 
 TEST(PoissonWorkload, BackgroundBesideACollectiveSharesTheFabric)
