@@ -113,13 +113,17 @@ ReadVarint(const std::string& b, std::size_t& pos, uint64_t& value, const std::s
     Fail(source, "bad varint length prefix (more than 10 bytes) at byte " + std::to_string(pos));
 }
 
-/// An integer attribute of any of the protobuf integer kinds.
+/// An integer attribute of any of the protobuf integer kinds, or a bool (0
+/// or 1: FeederV3's get_attr converts any integral kind, bool included).
 bool
 IntOf(const ChakraProtoMsg::AttributeProto& a, int64_t& v)
 {
     using A = ChakraProtoMsg::AttributeProto;
     switch (a.value_case())
     {
+    case A::kBoolVal:
+        v = a.bool_val() ? 1 : 0;
+        return true;
     case A::kInt32Val:
         v = a.int32_val();
         return true;
@@ -177,6 +181,33 @@ const char* const kAttrNames[A_COUNT] = {"comm_type",
                                          "pg_name",
                                          "is_cpu_op",
                                          "involved_dim"};
+
+/**
+ * Whether ASTRA-sim reads attribute \p which on a node of kind \p kind
+ * (Workload::issue_coll_comm, issue_send_comm, issue_recv_comm and
+ * HardwareResource, through FeederV3's get_attr, which converts an
+ * attribute only when asked for it): on other nodes it is not interpreted
+ * here either, whatever its kind (kept in TraceNode::raw).
+ */
+bool
+ReadOn(int which, TraceNode::Kind kind)
+{
+    const bool coll = kind == TraceNode::COMM_COLL;
+    const bool p2p = kind == TraceNode::COMM_SEND || kind == TraceNode::COMM_RECV;
+    switch (which)
+    {
+    case A_IS_CPU_OP:
+        return true;
+    case A_COMM_SIZE:
+        return coll || p2p;
+    case A_COMM_SRC:
+    case A_COMM_DST:
+    case A_COMM_TAG:
+        return p2p;
+    default: // comm_type, pg_name, involved_dim
+        return coll;
+    }
+}
 
 int
 AttrIndex(const std::string& name)
@@ -500,7 +531,7 @@ ParseChakra(const std::string& raw, const std::string& source, uint32_t rank)
         for (const auto& a : n.attr())
         {
             const int which = AttrIndex(a.name());
-            if (which < 0 || (seen & (1u << which)))
+            if (which < 0 || !ReadOn(which, t.kind) || (seen & (1u << which)))
             {
                 continue; // not interpreted (kept in t.raw), or a later duplicate
             }

@@ -471,9 +471,13 @@ TEST(AstraAttributes, ReadAsTheFeederReadsThem)
     EXPECT_EQ(t.commSize, 4096u);
     EXPECT_TRUE(t.isCpuOp);
     EXPECT_EQ(t.involvedDim, std::vector<bool>({false}));
-    // Kinds ASTRA-sim cannot read are one-line errors naming node and attribute.
+    // Kinds ASTRA-sim cannot read are one-line errors naming node and
+    // attribute, on a node it reads them on (comm_src: a send's).
     auto expectError = [&](const char* attr, auto set, const std::string& text) {
-        EtNode b = MakeNode(5, "b", ChakraProtoMsg::COMM_COLL_NODE);
+        EtNode b = MakeNode(5,
+                            "b",
+                            std::string(attr) == "comm_src" ? ChakraProtoMsg::COMM_SEND_NODE
+                                                            : ChakraProtoMsg::COMM_COLL_NODE);
         set(Attr(b, attr));
         try
         {
@@ -1146,6 +1150,58 @@ TEST(AstraBoundary, ACommSizeOfZeroIsASizeNotAnAbsentOne)
         ExpectTraceError([&] { ValidateGraph(ReadChakraFile(prefix + "m.0.et", 0)); },
                          "node 1: comm_size 0: a message of no bytes is not simulated");
     }
+}
+
+TEST(AstraAttributes, ReadOnlyOnTheNodesAstraSimReadsThemOn)
+{
+    // FeederV3 converts an attribute when the workload asks for it, and the
+    // workload asks for comm_type, pg_name and involved_dim on collectives,
+    // comm_src, comm_dst and comm_tag on sends and receives, comm_size on
+    // those three and is_cpu_op on every node. A kind it cannot convert on
+    // any other node (a string comm_size on a compute node, a negative
+    // comm_src on a collective) was an error here, refusing a trace that
+    // ASTRA-sim runs; and a bool, which it converts to 0 or 1 wherever it
+    // reads an integer, was refused as "expected an integer".
+    TempDir dir;
+    const std::string prefix = dir.path + "/k";
+    EtNode comp = MakeNode(1, "comp", ChakraProtoMsg::COMP_NODE);
+    comp.set_duration_micros(3);
+    Attr(comp, "comm_size")->set_string_val("1MB");
+    Attr(comp, "comm_type")->set_string_val("ALL_REDUCE");
+    Attr(comp, "involved_dim")->set_bool_val(true);
+    Attr(comp, "is_cpu_op")->set_int32_val(1);
+    EtNode coll = Collective(2, ChakraProtoMsg::ALL_REDUCE, 4096);
+    Attr(coll, "comm_src")->set_int32_val(-1);
+    Attr(coll, "comm_tag")->set_string_val("t");
+    EtNode send = MakeNode(3, "send", ChakraProtoMsg::COMM_SEND_NODE);
+    Attr(send, "comm_dst")->set_int64_val(1);
+    Attr(send, "comm_size")->set_bool_val(true);
+    Attr(send, "comm_tag")->set_bool_val(true);
+    Attr(send, "comm_type")->set_string_val("x");
+    Attr(send, "pg_name")->mutable_bool_list()->add_values(true);
+    Attr(send, "involved_dim")->set_int64_val(7);
+    WriteEt(prefix, 0, {comp, coll, send});
+    const TraceGraph g = ReadChakraFile(prefix + ".0.et", 0);
+    ASSERT_EQ(g.nodes.size(), 3u);
+    EXPECT_TRUE(g.nodes[0].isCpuOp);
+    EXPECT_FALSE(g.nodes[0].hasCommSize);
+    EXPECT_EQ(g.nodes[0].commType, -1);
+    EXPECT_TRUE(g.nodes[0].involvedDim.empty());
+    EXPECT_EQ(g.nodes[1].commSrc, -1);
+    EXPECT_EQ(g.nodes[1].commTag, 0);
+    EXPECT_EQ(g.nodes[1].commSize, 4096u);
+    EXPECT_EQ(g.nodes[2].commSize, 1u); // true
+    EXPECT_EQ(g.nodes[2].commTag, 1);
+    EXPECT_EQ(g.nodes[2].commDst, 1);
+    EXPECT_EQ(g.nodes[2].commType, -1);
+    EXPECT_TRUE(g.nodes[2].pgName.empty());
+    EXPECT_TRUE(g.nodes[2].involvedDim.empty());
+    // Where it is read, a kind it cannot convert is still an error.
+    EtNode bad = Collective(4, ChakraProtoMsg::ALL_REDUCE, 1);
+    Attr(bad, "involved_dim")->set_int64_val(7);
+    WriteEt(prefix + "b", 0, {bad});
+    ExpectTraceError([&] { ReadChakraFile(prefix + "b.0.et", 0); },
+                     "node 4: involved_dim: expected a bool_list");
 }
 
 TEST(AstraAttributes, AnUnsignedCommSizeKeepsItsWholeRange)
