@@ -22,22 +22,6 @@ namespace ns3
 
 using json = nlohmann::json;
 
-// quad-heap first: the default, measured fastest on fat-trees of 16 to 1,024
-// hosts (bench-fabric-scale); the others are ns-3's own.
-const std::vector<std::pair<std::string, std::string>> kSchedulers = {
-    {"quad-heap", "ns3::QuadHeapScheduler"},
-    {"map", "ns3::MapScheduler"},
-    {"heap", "ns3::HeapScheduler"},
-    {"calendar", "ns3::CalendarScheduler"},
-    {"priority-queue", "ns3::PriorityQueueScheduler"},
-};
-
-// fabric first: the default (bench-fabric-speed --simulator compares them).
-const std::vector<std::pair<std::string, std::string>> kSimulators = {
-    {"fabric", "ns3::FabricSimulatorImpl"},
-    {"ns3-default", "ns3::DefaultSimulatorImpl"},
-};
-
 uint32_t
 TopologyConfig::HostCount() const
 {
