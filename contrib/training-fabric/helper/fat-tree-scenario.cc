@@ -68,6 +68,14 @@ class FatTreeTopology : public ScenarioTopology
         return m_pods * m_edgesPerPod * m_hostsPerEdge;
     }
 
+    uint64_t LinkCount() const override
+    {
+        // Hosts, edge-aggregation (every edge to every aggregation of its
+        // pod), aggregation-core (each aggregation to its cores_per_agg).
+        return uint64_t{HostCount()} + uint64_t{m_pods} * m_edgesPerPod * m_aggsPerPod +
+               uint64_t{m_pods} * m_aggsPerPod * m_coresPerAgg;
+    }
+
     DataRate GetHostLinkRate() const override
     {
         return m_hostLink.rate;

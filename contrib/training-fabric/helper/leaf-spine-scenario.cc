@@ -42,6 +42,11 @@ class LeafSpineTopology : public ScenarioTopology
         return m_leaves * m_hostsPerLeaf;
     }
 
+    uint64_t LinkCount() const override
+    {
+        return uint64_t{HostCount()} + uint64_t{m_leaves} * m_spines * m_linksPerPair;
+    }
+
     DataRate GetHostLinkRate() const override
     {
         return m_hostLink.rate;

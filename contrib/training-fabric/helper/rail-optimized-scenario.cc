@@ -54,6 +54,13 @@ class RailOptimizedTopology : public ScenarioTopology
         return m_scaleUnits * m_serversPerUnit * m_nicsPerServer;
     }
 
+    uint64_t LinkCount() const override
+    {
+        // Per GPU its NVLink to the server switch and the server's NIC link
+        // to its rail leaf; every rail leaf to every spine.
+        return 2 * uint64_t{HostCount()} + uint64_t{m_scaleUnits} * m_nicsPerServer * m_spines;
+    }
+
     DataRate GetHostLinkRate() const override
     {
         return m_hostLink.rate;

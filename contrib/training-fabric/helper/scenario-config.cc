@@ -149,6 +149,15 @@ ParseScenarioText(const std::string& jsonText,
             ScenarioRegistry<ScenarioTopology>::Create(cfg.topology.type);
         shape->Read(t);
         t.Finish();
+        // Before anything is sized by it (the shape's fields alone allow
+        // 2^30 hosts).
+        if (const uint64_t links = shape->LinkCount(); links > ScenarioLimits::kMaxLinks)
+        {
+            t.Fail("topology",
+                   "the fabric would have " + std::to_string(links) + " links (at most " +
+                       std::to_string(ScenarioLimits::kMaxLinks) +
+                       ": about 12 GB to build, at the 6 KB a link a fat-tree takes)");
+        }
         cfg.topology.shape = std::move(shape);
     }
     // switch

@@ -28,6 +28,12 @@ ScenarioTopology::InstallRouting(Ptr<FabricTopology> topo) const
 {
 }
 
+uint64_t
+ScenarioTopology::LinkCount() const
+{
+    return HostCount();
+}
+
 DataRate
 ScenarioTopology::GetHostLinkRate() const
 {

@@ -58,6 +58,11 @@ class ScenarioTopology
     virtual void Write(nlohmann::ordered_json& j) const = 0;
     /// \return the number of hosts the topology will have
     virtual uint32_t HostCount() const = 0;
+    /// \return the number of links (host and switch links) it will have,
+    /// checked against ScenarioLimits::kMaxLinks before anything is built.
+    /// Default: HostCount(), each host's own link (a type with switch links
+    /// says how many).
+    virtual uint64_t LinkCount() const;
     /**
      * \return a helper set up with the shape and links read, ready for
      * attributes and Install(). Throws ScenarioError (\p file names the

@@ -79,6 +79,16 @@ constexpr std::size_t kMaxNameBytes = 200;
  * took 0 ps and data crossed the link in no time (slowdowns NaN).
  */
 constexpr uint64_t kMaxLinkRateBps = 672000000000000ULL;
+/**
+ * Most links a topology may have (host links and switch links): 2^21,
+ * 2,097,152. A fat-tree of k = 64 (196,608 links) takes 1.16 GB and 7.9 s
+ * to build, about 6 KB and 40 us a link (a 1,000 x 100 leaf-spine, 200,000
+ * links, 4.8 KB: bench-fabric-scale --case=setup), so this is about 12 GB
+ * and a minute and a half before any traffic. The topologies' fields alone
+ * allowed 2^30 hosts, which were built (tens of GB) before any check could
+ * refuse the run.
+ */
+constexpr uint64_t kMaxLinks = 1ULL << 21;
 constexpr const char* kMaxLinkRateText = "672Tbps";
 /**
  * Shortest stall_timeout but 0 (off): 1 us. The stall detector passes over

@@ -33,6 +33,7 @@ struct FileTopology
     uint32_t nodes{0};
     std::vector<uint32_t> switches;
     std::vector<FileLink> links;
+    uint32_t linkCount{0}; //!< the header's (equal to the file's link lines)
 };
 
 std::string
@@ -151,6 +152,7 @@ Parse(const std::string& text, const std::string& name, bool headerOnly)
              std::to_string(t.nodes - nsw) + " hosts need " + std::to_string(t.nodes - nsw) +
                  " links (one each), the header announces " + std::to_string(nlinks));
     }
+    t.linkCount = nlinks;
     if (headerOnly)
     {
         return t;
@@ -228,9 +230,13 @@ TopologyFileHelper::SetText(const std::string& text, const std::string& name)
 }
 
 uint32_t
-TopologyFileHelper::CountHosts(const std::string& path)
+TopologyFileHelper::CountHosts(const std::string& path, uint32_t* links)
 {
     FileTopology t = Parse(ReadAll(path), path, true);
+    if (links)
+    {
+        *links = t.linkCount;
+    }
     return t.nodes - static_cast<uint32_t>(t.switches.size());
 }
 

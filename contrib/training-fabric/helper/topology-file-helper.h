@@ -44,9 +44,9 @@ class TopologyFileHelper : public FabricTopologyHelper
 
     Ptr<FabricTopology> Install() override;
 
-    /// Count the hosts a file describes (validates the header, the switch list and the link
-    /// count; not the links themselves).
-    static uint32_t CountHosts(const std::string& path);
+    /// Count the hosts a file describes, and if \p links is given its links (validates the
+    /// header, the switch list and the link count; not the links themselves).
+    static uint32_t CountHosts(const std::string& path, uint32_t* links = nullptr);
 
   private:
     std::string m_text;

@@ -29,7 +29,7 @@ class FileTopology : public ScenarioTopology
         }
         try
         {
-            m_hosts = TopologyFileHelper::CountHosts(m_path);
+            m_hosts = TopologyFileHelper::CountHosts(m_path, &m_links);
         }
         catch (const std::invalid_argument& e)
         {
@@ -45,6 +45,11 @@ class FileTopology : public ScenarioTopology
     uint32_t HostCount() const override
     {
         return m_hosts;
+    }
+
+    uint64_t LinkCount() const override
+    {
+        return m_links;
     }
 
     std::unique_ptr<FabricTopologyHelper> MakeHelper(const std::string& file) const override
@@ -64,6 +69,7 @@ class FileTopology : public ScenarioTopology
   private:
     std::string m_path;
     uint32_t m_hosts{0};
+    uint32_t m_links{0}; //!< the header's link count (checked against the file)
 };
 
 } // namespace

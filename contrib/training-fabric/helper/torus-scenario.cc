@@ -85,6 +85,20 @@ class TorusTopology : public ScenarioTopology
         return n;
     }
 
+    uint64_t LinkCount() const override
+    {
+        // Per vertex its host; per dimension of size s, s - 1 links along
+        // each line of it, and the wrap link when wrapping and s > 2 (a
+        // ring of two has one), as TorusHelper builds them.
+        const uint64_t n = HostCount();
+        uint64_t links = n;
+        for (uint32_t s : m_dims)
+        {
+            links += n / s * ((s - 1) + (m_wrap && s > 2 ? 1 : 0));
+        }
+        return links;
+    }
+
     DataRate GetHostLinkRate() const override
     {
         return m_hostLink.rate;

@@ -11,6 +11,7 @@
 #include "ns3/input-file.h"
 #include "ns3/leaf-spine-helper.h"
 #include "ns3/scenario-config.h"
+#include "ns3/scenario-registry.h"
 #include "ns3/simulator.h"
 #include "ns3/topology-file-helper.h"
 
@@ -274,6 +275,92 @@ TEST(SilentWrongResults, NamesAreUtf8AndShortEnoughForAFileName)
     EXPECT_FALSE(IsValidUtf8("\xf4\x90\x80\x80")); // U+110000
     EXPECT_FALSE(IsValidUtf8("\xe2\x82"));         // truncated
     EXPECT_FALSE(IsValidUtf8("\x80"));             // a lone continuation byte
+}
+
+TEST(TopologySize, MoreLinksThanTheLimitAreRefusedBeforeAnythingIsBuilt)
+{
+    // Each topology's fields alone allowed up to 2^30 hosts, built (tens of
+    // GB, minutes) before any check. The links a shape will have are counted
+    // from its fields and at most 2^21 = 2,097,152 are accepted. At the
+    // limit and one step over it, per type (parse only, nothing built):
+    const std::string prefix = std::string(kIncastFile) + ": ";
+    auto over = [&](uint64_t links) {
+        return prefix + "topology: the fabric would have " + std::to_string(links) +
+               " links (at most 2097152: about 12 GB to build, at the 6 KB a link a fat-tree "
+               "takes)";
+    };
+    // Leaf-spine: 512 x 2048 host links + 512 x 2048 x 1 leaf-spine links =
+    // 2,097,152; one more spine adds 512.
+    const std::string ls = R"(topology={"type": "leaf-spine", "leaves": 512, "hosts_per_leaf": 2048,
+        "spines": )";
+    EXPECT_EQ(LoadError({ls + "2048}"}), "");
+    EXPECT_EQ(LoadError({ls + "2049}"}), over(2097664));
+    // Fat-tree: 512 pods x 64 edges x 32 hosts, + 512 x 64 edges x 16 aggs,
+    // + 512 x 16 aggs x 64 cores each = 1,048,576 + 524,288 + 524,288; a
+    // 65th core per aggregation adds 512 x 16.
+    const std::string ft = R"(topology={"type": "fat-tree", "pods": 512, "edges_per_pod": 64,
+        "hosts_per_edge": 32, "aggs_per_pod": 16, "cores_per_agg": )";
+    EXPECT_EQ(LoadError({ft + "64}"}), "");
+    EXPECT_EQ(LoadError({ft + "65}"}), over(2105344));
+    // Rail-optimized: per GPU an NVLink and a NIC link, 2 x 4 x 2048 x 64,
+    // + 4 units x 64 rails x 4096 spines = 1,048,576 + 1,048,576; one more
+    // server adds 2 x 4 x 64.
+    const std::string ro = R"(topology={"type": "rail-optimized", "scale_units": 4,
+        "nics_per_server": 64, "spines": 4096, "servers": )";
+    EXPECT_EQ(LoadError({ro + "2048}"}), "");
+    EXPECT_EQ(LoadError({ro + "2049}"}), over(2097664));
+    // The 4096-cubed leaf-spine the fields allow: 2 x 4096^2 links, refused
+    // at once rather than built.
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(LoadError({R"(topology={"type": "leaf-spine", "leaves": 4096, "spines": 4096,
+        "hosts_per_leaf": 4096})"}),
+              over(33554432));
+    EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+}
+
+TEST(TopologySize, EachShapeCountsTheLinksItsHelperBuilds)
+{
+    // The counts the limit is checked against, by hand and against the
+    // built fabric, for small shapes of every type.
+    struct Case
+    {
+        std::string topology;
+        uint32_t links;
+    };
+
+    const std::vector<Case> cases = {
+        // 3 x 4 hosts, 3 leaves x 2 spines x 2 parallel links
+        {R"({"type": "leaf-spine", "leaves": 3, "spines": 2, "hosts_per_leaf": 4,
+            "links_per_pair": 2})",
+         12 + 12},
+        // 2 pods x 2 edges x 2 hosts, 2 x 2 edges x 3 aggs, 2 x 3 aggs x 2 cores
+        {R"({"type": "fat-tree", "pods": 2, "edges_per_pod": 2, "aggs_per_pod": 3,
+            "hosts_per_edge": 2, "cores_per_agg": 2})",
+         8 + 12 + 12},
+        // 2 units x 2 servers x 2 GPUs: 8 NVLinks, 8 NIC links; 2 x 2 rails x 3 spines
+        {R"({"type": "rail-optimized", "scale_units": 2, "servers": 2, "nics_per_server": 2,
+            "spines": 3})",
+         8 + 8 + 12},
+        // 4 x 3 torus, wrapped: 12 hosts, 3 rings of 4 (4 links each), 4 rings of 3 (3 each)
+        {R"({"type": "torus", "dims": [4, 3]})", 12 + 12 + 12},
+        // 4 x 2 x 3, not wrapped: 24 hosts, 6 lines of 4 (3 links), 12 of 2 (1), 8 of 3 (2)
+        {R"({"type": "torus", "dims": [4, 2, 3], "wrap": false})", 24 + 18 + 12 + 16},
+        // A ring of two has one link, wrapped or not: 2 hosts, 1 link
+        {R"({"type": "torus", "dims": [2]})", 2 + 1},
+    };
+    for (const Case& c : cases)
+    {
+        const ScenarioConfig cfg = ParseScenarioText(
+            R"({"workload": {"type": "flows", "flows": [{"src": 0, "dst": 1, "bytes": 1}]},
+                "topology": )" +
+                c.topology + "}",
+            {},
+            "t.json");
+        EXPECT_EQ(cfg.topology->LinkCount(), c.links) << c.topology;
+        const Ptr<FabricTopology> topo = cfg.topology->MakeHelper(kIncastFile)->Install();
+        EXPECT_EQ(topo->GetNLinks(), c.links) << c.topology;
+        Simulator::Destroy();
+    }
 }
 
 TEST(TopologyFileSize, TheHeaderCannotClaimMoreHostsThanTheFileHasLinks)

@@ -304,14 +304,19 @@ TEST(ScenarioConfigPatterns, PermutationIsASeededDerangement)
 
 TEST(ScenarioConfigPatterns, TooManyGeneratedFlowsIsAnErrorNotAnAllocation)
 {
-    std::string e = IncastError({"topology.leaves=2048",
-                                 "topology.hosts_per_leaf=2048",
+    // 16 x 128 = 2048 hosts: 2048 x 2047 = 4,192,256 flows, past 4 M.
+    std::string e = IncastError({"topology.leaves=16",
+                                 "topology.hosts_per_leaf=128",
                                  R"(workload={"type": "all-to-all", "bytes": 1})"});
-    EXPECT_NE(e.find("workload.hosts: the pattern would generate"), std::string::npos) << e;
+    EXPECT_NE(e.find("workload.hosts: the pattern would generate 4192256 flows"), std::string::npos)
+        << e;
+    // A permutation has one flow per host, and a fabric of more than 4 M
+    // hosts has more than the 2^21 links a topology may have: refused as such
+    // (2048 x 4096 host links + 2048 leaves x 2 spines), before any flow.
     e = IncastError({"topology.leaves=2048",
                      "topology.hosts_per_leaf=4096",
                      R"(workload={"type": "permutation", "bytes": 1})"});
-    EXPECT_NE(e.find("the pattern would generate 8388608 flows"), std::string::npos) << e;
+    EXPECT_NE(e.find("topology: the fabric would have 8392704 links"), std::string::npos) << e;
 }
 
 // ---------------------------------------------------------------- units
