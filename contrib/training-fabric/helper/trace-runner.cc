@@ -512,7 +512,7 @@ TraceRunner::Start(DoneCallback done)
         {
             if (s.waiting[i] == 0)
             {
-                s.ready.emplace(m_graphs[r].nodes[i].id, i);
+                s.ready[ResourceOf(m_graphs[r].nodes[i])].emplace(m_graphs[r].nodes[i].id, i);
             }
         }
         Dispatch(r);
@@ -569,22 +569,43 @@ TraceRunner::Dispatch(uint32_t rank)
     s.dispatching = true;
     do
     {
+        // One pass in ascending (id, node): each step issues the least
+        // ready node after the last one issued whose resource is free at
+        // that moment (a node issued may complete at once, freeing its
+        // resource and readying others), as a scan of all ready nodes that
+        // skips those of busy resources would.
         s.again = false;
-        for (auto it = s.ready.begin(); it != s.ready.end();)
+        bool first = true;
+        std::pair<uint64_t, std::size_t> last{0, 0};
+        while (true)
         {
-            const std::size_t node = it->second;
-            const Resource res = ResourceOf(m_graphs[rank].nodes[node]);
-            if (res != NO_RESOURCE && s.busy[res])
+            int res = -1;
+            std::set<std::pair<uint64_t, std::size_t>>::iterator next;
+            for (int r = CPU; r <= NO_RESOURCE; ++r)
             {
-                ++it;
-                continue;
+                if (r != NO_RESOURCE && s.busy[r])
+                {
+                    continue;
+                }
+                const auto it = first ? s.ready[r].begin() : s.ready[r].upper_bound(last);
+                if (it != s.ready[r].end() && (res < 0 || *it < *next))
+                {
+                    res = r;
+                    next = it;
+                }
             }
-            it = s.ready.erase(it);
+            if (res < 0)
+            {
+                break;
+            }
+            first = false;
+            last = *next;
+            s.ready[res].erase(next);
             if (res != NO_RESOURCE)
             {
                 s.busy[res] = true;
             }
-            Issue(rank, node);
+            Issue(rank, last.second);
         }
     } while (s.again);
     s.dispatching = false;
@@ -908,7 +929,7 @@ TraceRunner::Complete(uint32_t rank, std::size_t node)
     {
         if (--s.waiting[c] == 0)
         {
-            s.ready.emplace(m_graphs[rank].nodes[c].id, c);
+            s.ready[ResourceOf(m_graphs[rank].nodes[c])].emplace(m_graphs[rank].nodes[c].id, c);
         }
     }
     if (--s.remaining == 0)

@@ -217,9 +217,14 @@ class TraceRunner
         std::vector<uint32_t> waiting;
         std::vector<std::vector<std::size_t>> children;
         std::size_t remaining{0};
-        std::map<std::string, uint32_t> collSeq;          //!< next collective per group
-        std::set<std::pair<uint64_t, std::size_t>> ready; //!< (id, node) waiting for a resource
-        bool busy[3]{false, false, false};                //!< CPU, GPU compute, GPU communication
+        std::map<std::string, uint32_t> collSeq; //!< next collective per group
+        /// Per resource (CPU, GPU compute, GPU communication, none): the
+        /// ready (id, node) waiting for it. Dispatch passes over free
+        /// resources only: one set scanned whole, skipping the nodes of a
+        /// busy resource, took time quadratic in the nodes ready at once
+        /// (64,000 independent compute nodes: 35 s).
+        std::set<std::pair<uint64_t, std::size_t>> ready[4];
+        bool busy[3]{false, false, false}; //!< CPU, GPU compute, GPU communication
         bool dispatching{false};
         bool again{false};
         /// Issued nodes whose completion the simulation drives (a compute

@@ -328,6 +328,15 @@ def cases():
              files={"g.txt": "rank 0\n1: comp 5\n2: coll all-reduce 1KB after 1\n3: coll all-reduce 1KB\n"
                              "rank 1\n1: coll all-reduce 1KB\n2: coll all-reduce 1KB\n"},
              text="g.txt (rank 0): node 3: collective #1 of process group \"\" issued as its #0"),
+        # Many nodes ready at once waiting for one resource: a scan of every
+        # ready node at each issue made these quadratic (64,000 independent
+        # compute nodes took 35 s, 50,000 sends and their receives over
+        # 60 s); each now takes a few seconds at most.
+        Case("text-wide-compute", sets=[tx("w.txt"), S("stop", "1s")], expect=0,
+             files={"w.txt": "rank 0\n" + "".join(f"{i}: comp 1\n" for i in range(1, 200001))}),
+        Case("text-wide-sends", sets=[tx("w.txt"), S("stop", "1s")], expect=0,
+             files={"w.txt": "rank 0\n" + "".join(f"{i}: send 1 to 1\n" for i in range(1, 100001)) +
+                             "rank 1\n" + "".join(f"{i}: recv 1 from 0\n" for i in range(1, 100001))}),
         Case("text-too-many-ranks", sets=[tx("g.txt")], files={"g.txt": "".join(f"rank {r}\n1: comp 1\n" for r in range(20))},
              text="the trace has 20 ranks, the topology 16 hosts"),
         Case("chakra-missing", sets=[W({"type": "chakra", "prefix": "none"})], text="none.0.et: no trace file for rank 0"),
