@@ -12,8 +12,10 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/util/delimited_message_util.h>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -560,13 +562,18 @@ SerializeChakra(const TraceGraph& g)
 {
     std::string out;
     google::protobuf::io::StringOutputStream stream(&out);
+    // One coded stream for the whole file. One per message (what
+    // SerializeDelimitedToZeroCopyStream makes) takes the string's spare
+    // capacity and zero-fills it each time: quadratic in the nodes (a
+    // 64,000-microbatch pipeline trace took 6 s, 89% of it in memset).
+    auto coded = std::make_unique<google::protobuf::io::CodedOutputStream>(&stream);
     ChakraProtoMsg::GlobalMetadata meta;
     // Messages as read parse again (the reader checked them).
     meta.ParseFromString(g.rawMetadata);
     meta.set_version(g.version);
     // Framing by protobuf's delimited-message utility: the varint length
     // prefix the reader expects. It fails only for a message over 2 GiB.
-    if (!google::protobuf::util::SerializeDelimitedToZeroCopyStream(meta, &stream))
+    if (!google::protobuf::util::SerializeDelimitedToCodedStream(meta, coded.get()))
     {
         Fail(g.source, "GlobalMetadata message too large to frame (over 2 GiB)");
     }
@@ -601,12 +608,13 @@ SerializeChakra(const TraceGraph& g)
         PutAttr(n, A_PG_NAME, t, !t.pgName.empty());
         PutAttr(n, A_IS_CPU_OP, t, t.isCpuOp);
         PutAttr(n, A_INVOLVED_DIM, t, !t.involvedDim.empty());
-        if (!google::protobuf::util::SerializeDelimitedToZeroCopyStream(n, &stream))
+        if (!google::protobuf::util::SerializeDelimitedToCodedStream(n, coded.get()))
         {
             Fail(g.source,
                  "node " + std::to_string(t.id) + ": message too large to frame (over 2 GiB)");
         }
     }
+    coded.reset(); // gives back the buffer space it did not use
     return out;
 }
 
