@@ -64,11 +64,13 @@ class PoissonWorkloadReader : public ScenarioWorkload
                    "expected the share of each host link's rate to offer, in (0, 1]",
                    ScenarioSection::Nothing());
         }
-        p.load = w.Num("load", 0, 0, 1);
-        if (p.load <= 0)
+        // One range in every message: 0 and 1.5 were told different ones.
+        const nlohmann::json& load = *w.Find("load");
+        if (!load.is_number() || !(load.get<double>() > 0 && load.get<double>() <= 1))
         {
-            w.Fail(w.Key("load"), "expected a load in (0, 1]", *w.Find("load"));
+            w.Fail(w.Key("load"), "expected a load in (0, 1]", load);
         }
+        p.load = w.Num("load", 0, 0, 1);
         p.linkRate = w.Rate("link_rate", ctx.hostLinkRate);
         if (p.linkRate.GetBitRate() == 0)
         {

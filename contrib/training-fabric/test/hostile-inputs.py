@@ -395,6 +395,8 @@ def cases():
         Case("out-is-file", args=["--out", "afile"], files={"afile": "x"}, text="error: --out afile: it is a file, not a directory", out=False),
         Case("out-under-file", args=["--out", "afile/sub"], files={"afile": "x"}, text="cannot create the directory (Not a directory)", out=False),
         Case("out-unwritable", args=["--out", "/proc/self"], text="error: --out /proc/self: cannot write in the directory", out=False),
+        # An empty --out fell back to results/<name>/ as if not given.
+        Case("out-empty", args=["--out", ""], text="tf-run: --out: expected a directory, got an empty path", out=False),
         Case("out-from-name", args=[], sets=[S("name", "afile")], files={"results/afile": "x"},
              text="name: the output directory results/afile: it is a file", out=False),
     ]
@@ -452,6 +454,10 @@ def cases():
         G("steps-hex", "gossip", "--steps", "0x10", text="error: --steps 0x10: expected a whole number"),
         G("ranks-times-layers", "dp", "--ranks", "65536", "--layers", "1000", text="error: --ranks 65536 x --layers 1000: expected at most 10000000"),
         G("no-value", "dp", "--compute", text="error: --compute needs a value"),
+        # Both printed the usage instead of naming the flag.
+        G("bytes-zero", "dp", "--bytes", "0", text="error: --bytes 0: expected at least one byte"),
+        Case("trace-gen-out-empty", None, tool="tf-trace-gen", out=False,
+             args=["dp", "--out", ""], text="error: --out: expected a path prefix, got an empty one"),
     ]
     # -- runs that must end with the documented code and no error
     ring = {"r.json": json.dumps(RING)}

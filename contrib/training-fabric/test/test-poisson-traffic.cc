@@ -468,7 +468,7 @@ TEST(PoissonWorkload, BadSettingsGetOneLineNamingTheKey)
               "p.json: background.type: expected one of poisson, all-to-all, flows, incast, "
               "permutation, got \"collective\"");
     EXPECT_EQ(err(R"("background": {"cdf": "websearch", "load": 2, "duration": "1ms"})"),
-              "p.json: background.load: expected a number in [0, 1], got 2");
+              "p.json: background.load: expected a load in (0, 1], got 2");
     EXPECT_EQ(err(R"("background": {"type": "incast", "senders": [1], "receiver": 1, "bytes": 1})"),
               "p.json: background.senders[0]: the receiver cannot also be a sender");
 }

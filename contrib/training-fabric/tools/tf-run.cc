@@ -60,6 +60,12 @@ main(int argc, char** argv)
             (a == "--out"   ? out
              : a == "--mpi" ? engine
                             : (sets.emplace_back(), sets.back())) = argv[++i];
+            if (a == "--out" && out.empty())
+            {
+                // It would fall back to results/<name>/ as if not given.
+                std::cerr << "tf-run: --out: expected a directory, got an empty path\n";
+                return ExitCode::kBadInput;
+            }
         }
         else if (a == "--progress" || a == "--quiet")
         {

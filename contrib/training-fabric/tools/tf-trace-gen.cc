@@ -128,6 +128,10 @@ main(int argc, char** argv)
             if (a == "--out")
             {
                 out = value();
+                if (out.empty())
+                {
+                    throw std::invalid_argument("--out: expected a path prefix, got an empty one");
+                }
             }
             else if (a == "--ranks")
             {
@@ -140,7 +144,12 @@ main(int argc, char** argv)
             }
             else if (a == "--bytes")
             {
-                bytes = ParseByteSize(value(), "--bytes");
+                const std::string v = value();
+                bytes = ParseByteSize(v, "--bytes");
+                if (bytes == 0)
+                {
+                    throw std::invalid_argument("--bytes " + v + ": expected at least one byte");
+                }
             }
             else if (a == "--compute")
             {
@@ -155,7 +164,7 @@ main(int argc, char** argv)
                 throw std::invalid_argument("unknown argument " + a);
             }
         }
-        if (out.empty() || bytes == 0)
+        if (out.empty())
         {
             return Usage();
         }
