@@ -97,11 +97,10 @@ class ScenarioTopology
 /// What a workload reader may need of the rest of the scenario.
 struct ScenarioWorkloadContext
 {
-    std::string file; //!< the scenario, for errors
-    uint32_t hosts;   //!< hosts of the topology
-    Time stop;        //!< flows must start before it
-    uint32_t
-        seed; //!< default of generators' seeds: the scenario's (BackgroundSeed's for a background)
+    std::string file;      //!< the scenario, for errors
+    uint32_t hosts;        //!< hosts of the topology
+    Time stop;             //!< flows must start before it
+    uint32_t seed;         //!< generators' default seed (a background's: BackgroundSeed)
     DataRate hostLinkRate; //!< ScenarioTopology::GetHostLinkRate() (zero: not known)
 };
 
