@@ -427,6 +427,12 @@ PutDeps(google::protobuf::RepeatedField<uint64_t>* field, const std::vector<uint
 }
 } // namespace
 
+bool
+TraceNode::IsEmptyCollective() const
+{
+    return kind == COMM_COLL && commSize == 0 && commType != ChakraProtoMsg::BARRIER;
+}
+
 std::string
 CollectiveName(int64_t t)
 {

@@ -98,6 +98,10 @@ struct TraceNode
         return kind == COMM_SEND || kind == COMM_RECV || kind == COMM_COLL;
     }
 
+    /// A collective other than a barrier of comm_size 0: it moves no data and
+    /// completes when its members have all joined it.
+    bool IsEmptyCollective() const;
+
     /// Nodes that take no time and move no data: INVALID_NODE, METADATA, and
     /// communication on the CPU side without comm_size (ASTRA-sim cannot run
     /// those either).

@@ -401,7 +401,7 @@ TraceRunner::SetPerRank(Callback<bool, uint32_t> isLocal)
                                      ") in type, comm_size or involved_dim");
             }
         }
-        if (n0.commSize == 0 && CollectiveName(n0.commType) != "barrier")
+        if (n0.IsEmptyCollective())
         {
             // Each rank's part completes with its own transfers, and this
             // one has none: it would not wait for the others.

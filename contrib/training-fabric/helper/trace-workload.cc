@@ -255,8 +255,7 @@ ValidateWorkload(const std::vector<TraceGraph>& graphs, const CommGroups& groups
             {
                 continue;
             }
-            if (t.kind == TraceNode::COMM_COLL && t.commSize == 0 &&
-                t.commType != ChakraProtoMsg::BARRIER && emptyColl++ == 0)
+            if (t.IsEmptyCollective() && emptyColl++ == 0)
             {
                 firstEmptyColl = g.Where(t.id);
             }
