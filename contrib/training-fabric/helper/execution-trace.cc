@@ -24,6 +24,16 @@
 namespace ns3
 {
 
+TraceError::TraceError(const std::string& message)
+    : std::runtime_error(OneLineError(message))
+{
+}
+
+TraceError::TraceError(const std::string& where, const std::string& what)
+    : TraceError(where + ": " + what)
+{
+}
+
 namespace
 {
 [[noreturn]] void

@@ -23,13 +23,10 @@ namespace ns3
 class TraceError : public std::runtime_error
 {
   public:
-    using std::runtime_error::runtime_error;
-
-    /// "<where>: <what>"
-    TraceError(const std::string& where, const std::string& what)
-        : std::runtime_error(where + ": " + what)
-    {
-    }
+    /// \p message, made one line (OneLineError)
+    explicit TraceError(const std::string& message);
+    /// "<where>: <what>", made one line
+    TraceError(const std::string& where, const std::string& what);
 };
 
 /// One node of a rank's execution graph.

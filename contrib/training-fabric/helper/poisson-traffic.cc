@@ -4,6 +4,7 @@
 #include "poisson-traffic.h"
 
 #include "input-file.h"
+#include "scenario-units.h"
 
 #include "ns3/splitmix64.h"
 
@@ -16,6 +17,11 @@
 
 namespace ns3
 {
+
+TrafficError::TrafficError(const std::string& message)
+    : std::runtime_error(OneLineError(message))
+{
+}
 
 namespace
 {

@@ -23,7 +23,8 @@ namespace ns3
 class TrafficError : public std::runtime_error
 {
   public:
-    using std::runtime_error::runtime_error;
+    /// \p message, made one line (OneLineError)
+    explicit TrafficError(const std::string& message);
 };
 
 /**

@@ -616,7 +616,8 @@ RunScenarioFile(const std::string& path,
     }
     catch (const TraceError& e) // a trace that breaks per-rank order as it runs
     {
-        std::cerr << "error: " << e.what() << "\n";
+        // Named as the reader's errors are (trace-workload-scenario.cc).
+        std::cerr << "error: " << path << ": workload: " << e.what() << "\n";
         return ExitCode::kBadInput;
     }
     catch (const std::exception& e)

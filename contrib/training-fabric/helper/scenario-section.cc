@@ -14,6 +14,12 @@ namespace ns3
 
 using json = nlohmann::json;
 
+namespace
+{
+/// What the text forms of sizes, rates and times allow (scenario-units.h).
+const std::string kNumberForm = "(no sign, no exponent)";
+} // namespace
+
 ScenarioSection::ScenarioSection(const std::string& file, const std::string& path, const json& j)
     : m_file(file),
       m_path(path),
@@ -214,7 +220,7 @@ ScenarioSection::SizeOf(const std::string& key, const json& v, uint64_t min, uin
         }
         catch (const ScenarioError&)
         {
-            Fail(key, "expected a size such as 4096, \"64KB\" or \"16MiB\"", v);
+            Fail(key, "expected a size such as 4096, \"64KB\" or \"16MiB\" " + kNumberForm, v);
         }
     }
     else
@@ -250,7 +256,7 @@ ScenarioSection::Rate(const std::string& k, DataRate def)
     }
     catch (const ScenarioError&)
     {
-        Fail(Key(k), "expected a positive data rate such as \"100Gbps\"", *v);
+        Fail(Key(k), "expected a positive data rate such as \"100Gbps\" " + kNumberForm, *v);
     }
 }
 
@@ -291,7 +297,8 @@ ScenarioSection::TimeOf(const std::string& key, const json& v) const
     }
     catch (const ScenarioError&)
     {
-        Fail(key, "expected a non-negative time such as \"1us\" or \"10ms\"", v);
+        // ("1e-30s" was told "non-negative", as if its sign were wrong.)
+        Fail(key, "expected a non-negative time such as \"1us\" or \"10ms\" " + kNumberForm, v);
     }
 }
 

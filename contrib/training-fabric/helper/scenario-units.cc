@@ -17,34 +17,6 @@ namespace ns3
 namespace
 {
 
-/// \p msg with line breaks and other control characters escaped: errors are one line.
-std::string
-OneLine(const std::string& msg)
-{
-    std::string out;
-    out.reserve(msg.size());
-    for (char c : msg)
-    {
-        if (c == '\n')
-        {
-            out += "\\n";
-        }
-        else if (c == '\r')
-        {
-            out += "\\r";
-        }
-        else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
-        {
-            out += '?';
-        }
-        else
-        {
-            out += c;
-        }
-    }
-    return out;
-}
-
 /// \p s as a JSON string (quoted, escaped, ASCII only).
 std::string
 Quote(const std::string& s)
@@ -180,8 +152,59 @@ ExactText(uint64_t v, const std::vector<std::pair<uint64_t, const char*>>& units
 
 } // namespace
 
+std::string
+OneLineError(const std::string& message)
+{
+    // Cut first (of the raw bytes, so the escapes below do not count):
+    // the first kHead and last kTail bytes, each end moved off the middle
+    // of a UTF-8 sequence (never inside one: a terminal shows no half).
+    constexpr std::size_t kTail = 100;
+    constexpr std::size_t kHead = kMaxErrorChars - kTail - 40; // room for the mark
+    std::string msg = message;
+    if (msg.size() > kMaxErrorChars)
+    {
+        const auto continuation = [&msg](std::size_t i) {
+            return (static_cast<unsigned char>(msg[i]) & 0xC0) == 0x80;
+        };
+        std::size_t head = kHead;
+        while (head > 0 && continuation(head))
+        {
+            --head;
+        }
+        std::size_t tail = msg.size() - kTail;
+        while (tail < msg.size() && continuation(tail))
+        {
+            ++tail;
+        }
+        msg = msg.substr(0, head) + " [... " + std::to_string(tail - head) + " bytes cut ...] " +
+              msg.substr(tail);
+    }
+    std::string out;
+    out.reserve(msg.size());
+    for (char c : msg)
+    {
+        if (c == '\n')
+        {
+            out += "\\n";
+        }
+        else if (c == '\r')
+        {
+            out += "\\r";
+        }
+        else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+        {
+            out += '?';
+        }
+        else
+        {
+            out += c;
+        }
+    }
+    return out;
+}
+
 ScenarioError::ScenarioError(const std::string& message)
-    : std::runtime_error(OneLine(message))
+    : std::runtime_error(OneLineError(message))
 {
 }
 

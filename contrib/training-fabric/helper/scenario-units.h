@@ -28,11 +28,22 @@ namespace ns3
 {
 
 /**
+ * \p message made one line, for an error on bad input whatever text of the
+ * input it quotes: line breaks escaped, other control characters (a NUL
+ * would end what() there) replaced by '?', and the middle of a message
+ * longer than kMaxErrorChars bytes cut out (a 100,000-digit number was
+ * echoed in full), keeping its start (the file and field) and its end.
+ */
+std::string OneLineError(const std::string& message);
+
+/// The longest message OneLineError keeps whole, in bytes.
+constexpr std::size_t kMaxErrorChars = 600;
+
+/**
  * \ingroup training-fabric
  * \brief A bad scenario: one line naming the file, the key and what was expected.
  *
- * The message is made one line (line breaks escaped, other control
- * characters replaced), whatever text it quotes.
+ * The message is OneLineError's.
  */
 class ScenarioError : public std::runtime_error
 {

@@ -81,6 +81,7 @@ def T(topology):
 def cases():
     c = []
     I = "incast-8to1.json: "  # what every error about the incast example names
+    overflow = "n.json: invalid JSON: [json.exception.out_of_range.406] number overflow parsing '"
     # -- the scenario file itself
     c += [
         Case("missing-file", "nope.json", text="nope.json: cannot open the scenario file (No such"),
@@ -107,6 +108,11 @@ def cases():
              text="name: expected a string"),
         Case("number-overflow", "n.json", files={"n.json": '{"seed": 1e999}'},
              text="n.json: invalid JSON: [json.exception.out_of_range"),  # found by fuzzing
+        # Echoed in full: a 100,000-digit line. OneLineError keeps the first
+        # 460 bytes and the last 100 of a message over 600.
+        Case("number-100000-digits", "n.json", files={"n.json": '{"seed": ' + "9" * 100000 + "}"},
+             text=overflow + "9" * (460 - len(overflow)) +
+             " [... %d bytes cut ...] " % (len(overflow) + 100000 + 1 - 560) + "9" * 99 + "'"),
         Case("set-number-overflow", sets=["seed=1e999"], text=I + "seed: expected a non-negative integer"),
         Case("unknown-top-key", sets=[S("frobnicate", 1)], text=I + "frobnicate: unknown key"),
         # Several ranks hand frames to MPI: without tf-run --mpi a run crashed or went wrong.
@@ -307,6 +313,13 @@ def cases():
         Case("text-fifo", sets=[tx("f.txt")], files={"f.txt": None}, text="it is a FIFO"),
         Case("text-oversize", sets=[tx("b.txt")], files={"b.txt": (256 << 20) + 1}, text="larger than the 268435456-byte limit"),
         Case("text-garbage", sets=[tx("g.txt")], files={"g.txt": "rank 0\nhello world\n"}, text="g.txt: line 2"),
+        # The message ended at the NUL (what() is a C string).
+        Case("text-nul-in-token", sets=[tx("g.txt")], files={"g.txt": "rank 0\n1: comp 1x\0yz\nrank 1\n1: comp 1\n"},
+             text='g.txt: line 2: expected a duration in microseconds, got "1x?yz"'),
+        # Found as the run matches collectives; it lacked the file and section.
+        Case("text-collective-differs-in-run", sets=[tx("g.txt")],
+             files={"g.txt": "rank 0\n1: coll all-reduce 1KB\nrank 1\n1: coll all-reduce 2KB\n"},
+             text=I + 'workload: g.txt (rank 1): node 1: collective #0 of process group "0" differs from rank 0\'s'),
         Case("text-no-ranks", sets=[tx("g.txt")], files={"g.txt": "# nothing\n"}, text="g.txt"),
         Case("text-cycle", sets=[tx("g.txt")], files={"g.txt": "rank 0\n1: comp 1 after 2\n2: comp 1 after 1\nrank 1\n1: comp 1\n"}, text="g.txt"),
         Case("text-unmatched-send", sets=[tx("g.txt")], files={"g.txt": "rank 0\n1: send 1KB to 1\nrank 1\n1: comp 1\n"}, text="g.txt"),
@@ -356,6 +369,8 @@ def cases():
         Case("stop-zero", sets=[S("stop", 0)], text="stop: expected a positive time"),
         Case("stop-negative", sets=[S("stop", "-1s")], text="stop: expected a non-negative time"),
         Case("stop-no-unit", sets=[S("stop", "1.5")], text="stop: expected a non-negative time"),
+        # Told "non-negative", as if its sign were wrong.
+        Case("stop-exponent", sets=[S("stop", "1e-30s")], text='stop: expected a non-negative time such as "1us" or "10ms" (no sign, no exponent), got "1e-30s"'),
         Case("stop-parsecs", sets=[S("stop", "10 parsecs")], text="stop: expected"),
         Case("stop-1e8s", sets=[S("stop", "100000000s")], text="stop: expected a time of at most 1000000s"),
         Case("stop-1ps-over", sets=[S("stop", "1000000.000000000001s")], text="stop: expected a time of at most 1000000s"),
@@ -402,7 +417,8 @@ def cases():
     ]
     # -- the command line
     c += [
-        Case("cli-no-arguments", None, args=[], text="usage: tf-run", out=False),
+        # Each printed its error and then the usage: two lines.
+        Case("cli-no-arguments", None, args=[], text="tf-run: no scenario file given (tf-run --help shows the usage)", out=False),
         Case("cli-unknown-option", args=["--frobnicate"], text="unknown option --frobnicate", out=False),
         Case("cli-two-scenarios", args=[INCAST], text="more than one scenario file given", out=False),
         Case("cli-set-no-value", args=["--set"], text="--set needs a value", out=False),
@@ -458,6 +474,13 @@ def cases():
         G("bytes-zero", "dp", "--bytes", "0", text="error: --bytes 0: expected at least one byte"),
         Case("trace-gen-out-empty", None, tool="tf-trace-gen", out=False,
              args=["dp", "--out", ""], text="error: --out: expected a path prefix, got an empty one"),
+        # These printed the two-line usage, naming nothing.
+        Case("trace-gen-out-missing", None, tool="tf-trace-gen", out=False,
+             args=["dp", "--ranks", "4"], text="error: --out PREFIX: not given"),
+        Case("trace-gen-unknown-mode", None, tool="tf-trace-gen", out=False,
+             args=["allreduce", "--out", "t"], text="error: allreduce: expected a mode, dp, moe, pipeline, gossip or convert"),
+        Case("trace-gen-convert-no-input", None, tool="tf-trace-gen", out=False,
+             args=["convert", "--out", "t"], text="error: convert: no TEXT_FILE or CHAKRA_PREFIX given"),
     ]
     # -- runs that must end with the documented code and no error
     ring = {"r.json": json.dumps(RING)}
@@ -532,10 +555,11 @@ def run(case, tf_run, time_limit):
             return "wrong", f"exit {p.returncode}, expected {case.expect}: {err[-300:]!r}"
         lines = [l for l in err.splitlines() if not l.startswith("warning: ")]
         if case.expect == 2:
+            # tf-run's command-line errors name it instead of "error:".
             usage = case.scenario is None or (case.args and not case.out)
             first = lines[0] if lines else ""
-            ok_form = (len(lines) == 1 and first.startswith("error: ")) or \
-                (usage and first.startswith(("usage:", "tf-run:")))
+            ok_form = len(lines) == 1 and (first.startswith("error: ") or
+                                           (usage and first.startswith("tf-run: ")))
             if not ok_form:
                 return "wrong", f"expected one 'error:' line, got {err[:300]!r}"
             if case.text and case.text not in err:

@@ -405,3 +405,30 @@ TEST(JsonNumbers, ANumberBeyondDoubleIsInvalidJsonNotACrash)
     EXPECT_EQ(LoadError({"seed=1e999"}),
               std::string(kIncastFile) + ": seed: expected a non-negative integer, got \"1e999\"");
 }
+
+TEST(ErrorLines, ControlCharactersAreReplacedAndLongMessagesCutInTheMiddle)
+{
+    // A NUL would end what() (a C string) there; a line break would make two lines.
+    EXPECT_EQ(OneLineError(std::string("a\0b\nc\rd\x7f", 8)), "a?b\\nc\\rd?");
+    // At most kMaxErrorChars bytes are kept whole.
+    const std::string fits(kMaxErrorChars, 'x');
+    EXPECT_EQ(OneLineError(fits), fits);
+    // One more: the first 460 bytes and the last 100 (600 - 100 - 40 for
+    // the mark), with the count of the 41 cut between them.
+    const std::string over = std::string(460, 'h') + std::string(41, 'm') + std::string(100, 't');
+    EXPECT_EQ(OneLineError(over),
+              std::string(460, 'h') + " [... 41 bytes cut ...] " + std::string(100, 't'));
+    // A cut never splits a UTF-8 sequence: "é" (2 bytes) across byte 460
+    // goes whole to the cut; so does one across the tail's first byte:
+    // 2 + 200 + 2 bytes cut of 762.
+    const std::string e = "\xc3\xa9";
+    const std::string utf =
+        std::string(459, 'h') + e + std::string(200, 'm') + e + std::string(99, 't');
+    EXPECT_EQ(OneLineError(utf),
+              std::string(459, 'h') + " [... 204 bytes cut ...] " + std::string(99, 't'));
+    // The readers' error classes make their messages so.
+    EXPECT_EQ(std::string(TraceError("t.txt", std::string("got \"a\0b\"", 9)).what()),
+              "t.txt: got \"a?b\"");
+    EXPECT_EQ(std::string(ScenarioError(std::string(1000, 'z')).what()).size(),
+              460 + std::string(" [... 440 bytes cut ...] ").size() + 100);
+}

@@ -489,9 +489,11 @@ TEST(LinkEvents, ScenarioErrorsNameTheField)
     EXPECT_EQ(ErrorOf(Scenario(R"(, "events": [{"at": "1ms", "link": [4, 6]}])")),
               "x.json: events[0].state: expected \"state\" (\"down\" or \"up\") or \"rate\" (or "
               "both) in an event");
-    EXPECT_EQ(ErrorOf(Scenario(R"(, "events": [{"at": "1ms", "link": [4, 6], "rate": "0Gbps"}])")),
-              "x.json: events[0].rate: expected a positive data rate such as \"100Gbps\", got "
-              "\"0Gbps\"");
+    EXPECT_EQ(
+        ErrorOf(Scenario(R"(, "events": [{"at": "1ms", "link": [4, 6], "rate": "0Gbps"}])")),
+        "x.json: events[0].rate: expected a positive data rate such as \"100Gbps\" (no sign, no "
+        "exponent), got "
+        "\"0Gbps\"");
     // Checked against the built fabric: 4 hosts (0-3), leaf0 4, leaf1 5, spines 6 and 7.
     EXPECT_EQ(
         ErrorOf(Scenario(R"(, "events": [{"at": "1ms", "link": [4, 5], "state": "down"}])"), true),

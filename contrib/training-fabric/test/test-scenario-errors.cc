@@ -101,8 +101,8 @@ INSTANTIATE_TEST_SUITE_P(
                 {"workload.sync: expected"}},
         BadCase{"rate_word",
                 {"topology.host_link.rate=fast"},
-                {"topology.host_link.rate: expected a positive data rate such as \"100Gbps\", "
-                 "got \"fast\""}},
+                {"topology.host_link.rate: expected a positive data rate such as \"100Gbps\" (no "
+                 "sign, no exponent), got \"fast\""}},
         BadCase{"rate_number", {"topology.fabric_link.rate=100"}, {"topology.fabric_link.rate"}},
         // A minimum frame (84 B on the wire) must take at least the clock's 1 ps: at most
         // 672 Tb/s (faster, 1.2 MB crossed a link in 0 s and slowdowns were NaN)
@@ -384,7 +384,7 @@ TEST(ScenarioConfigErrors, Files)
     {
         EXPECT_EQ(std::string(e.what()),
                   path + ": topology.host_link.rate: expected a positive data rate such as "
-                         "\"100Gbps\", got \"fast\"");
+                         "\"100Gbps\" (no sign, no exponent), got \"fast\"");
     }
     std::remove(path.c_str());
 }

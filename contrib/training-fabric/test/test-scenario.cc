@@ -527,7 +527,7 @@ INSTANTIATE_TEST_SUITE_P(
                    "dcqcn",
                    R"({"AlphaPeriod": "soon"})",
                    "nic.cc_params.AlphaPeriod: expected a non-negative time such as \"1us\" or "
-                   "\"10ms\", got \"soon\""},
+                   "\"10ms\" (no sign, no exponent), got \"soon\""},
         BadCcParam{"time_below_minimum",
                    "timely",
                    R"({"MinRtt": "500ps"})",
@@ -543,8 +543,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadCcParam{"rate_word",
                    "timely",
                    R"({"MinRate": "slow"})",
-                   "nic.cc_params.MinRate: expected a positive data rate such as \"100Gbps\", "
-                   "got \"slow\""}),
+                   "nic.cc_params.MinRate: expected a positive data rate such as \"100Gbps\" (no "
+                   "sign, no exponent), got \"slow\""}),
     [](const ::testing::TestParamInfo<BadCcParam>& info) { return std::string(info.param.name); });
 
 TEST(Scenario, CongestionControlValuesReachEveryQp)

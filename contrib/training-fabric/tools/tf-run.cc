@@ -41,6 +41,8 @@ main(int argc, char** argv)
 {
     const char* usage = "usage: tf-run SCENARIO.json [--out DIR] [--set key.path=value ...] "
                         "[--progress | --quiet] [--mpi granted|null]";
+    // A command-line error is one line, as every other error (the usage is --help's).
+    const char* seeHelp = " (tf-run --help shows the usage)";
     std::string path;
     std::string out;
     std::vector<std::string> sets;
@@ -54,7 +56,7 @@ main(int argc, char** argv)
         {
             if (i + 1 >= argc)
             {
-                std::cerr << "tf-run: " << a << " needs a value\n" << usage << "\n";
+                std::cerr << "tf-run: " << a << " needs a value" << seeHelp << "\n";
                 return ExitCode::kBadInput;
             }
             (a == "--out"   ? out
@@ -78,7 +80,7 @@ main(int argc, char** argv)
         }
         else if (!a.empty() && a[0] == '-')
         {
-            std::cerr << "tf-run: unknown option " << a << "\n" << usage << "\n";
+            std::cerr << "tf-run: unknown option " << a << seeHelp << "\n";
             return ExitCode::kBadInput;
         }
         else if (path.empty())
@@ -87,7 +89,7 @@ main(int argc, char** argv)
         }
         else
         {
-            std::cerr << "tf-run: more than one scenario file given\n" << usage << "\n";
+            std::cerr << "tf-run: more than one scenario file given" << seeHelp << "\n";
             return ExitCode::kBadInput;
         }
     }
@@ -107,7 +109,7 @@ main(int argc, char** argv)
 #endif
     if (path.empty())
     {
-        std::cerr << usage << "\n";
+        std::cerr << "tf-run: no scenario file given" << seeHelp << "\n";
         return ExitCode::kBadInput;
     }
 #ifdef TF_HAVE_MPI

@@ -88,11 +88,11 @@ constexpr uint64_t kMaxRankCount = 10000000;
 constexpr uint64_t kMaxComputeUs = ScenarioLimits::kMaxTimeSeconds * 1000000ULL;
 
 int
-Usage()
+Usage(std::ostream& os = std::cerr)
 {
-    std::cerr << "usage: tf-trace-gen dp|moe|pipeline --ranks N [--layers L|--micro M] "
-                 "--bytes SIZE --compute US --out PREFIX\n"
-                 "       tf-trace-gen convert TEXT_FILE|CHAKRA_PREFIX --out PREFIX\n";
+    os << "usage: tf-trace-gen dp|moe|pipeline|gossip --ranks N [--layers L|--micro M|--steps S] "
+          "--bytes SIZE --compute US --out PREFIX\n"
+          "       tf-trace-gen convert TEXT_FILE|CHAKRA_PREFIX --out PREFIX\n";
     return 2;
 }
 
@@ -106,6 +106,20 @@ main(int argc, char** argv)
         return Usage();
     }
     const std::string mode = argv[1];
+    if (mode == "-h" || mode == "--help")
+    {
+        Usage(std::cout);
+        return 0;
+    }
+    if (mode != "dp" && mode != "moe" && mode != "pipeline" && mode != "gossip" &&
+        mode != "convert")
+    {
+        // One line, as every other error (the usage is --help's).
+        std::cerr << "error: " << mode
+                  << ": expected a mode, dp, moe, pipeline, gossip or convert "
+                     "(tf-trace-gen --help shows the usage)\n";
+        return 2;
+    }
     std::string out;
     std::string text;
     uint32_t ranks = 8;
@@ -166,7 +180,11 @@ main(int argc, char** argv)
         }
         if (out.empty())
         {
-            return Usage();
+            throw std::invalid_argument("--out PREFIX: not given (where the .et files go)");
+        }
+        if (mode == "convert" && text.empty())
+        {
+            throw std::invalid_argument("convert: no TEXT_FILE or CHAKRA_PREFIX given");
         }
         if (static_cast<uint64_t>(ranks) * count > kMaxRankCount)
         {
@@ -186,13 +204,9 @@ main(int argc, char** argv)
                 ReadInputFile<TraceError>(text, "text trace", InputLimits::kTextTraceBytes),
                 text);
         }
-        else if (mode == "dp" || mode == "moe" || mode == "pipeline" || mode == "gossip")
-        {
-            graphs = GenerateTrace(mode, ranks, count, bytes, us);
-        }
         else
         {
-            return Usage();
+            graphs = GenerateTrace(mode, ranks, count, bytes, us);
         }
         for (const std::string& w : ValidateWorkload(graphs, {}))
         {
