@@ -61,6 +61,22 @@ class FabricFrame
         roce::kBthBytes + roce::kAethBytes + roce::kIntShimBytes +
         roce::kIntMaxHops * roce::kIntRecordBytes;
 
+    /**
+     * The header bytes a frame holds but for one built with an INT block
+     * (a data frame's 54, an acknowledgement's 58): such a frame is two
+     * cache lines, 128 bytes, and not four. A frame whose headers may take
+     * more (HPCC's: INT records are added on the way) is large, a block of
+     * 256 bytes that holds kMaxHeaderBytes of headers.
+     */
+    static constexpr uint32_t kSmallHeaderBytes = 60;
+
+    /// \return the most header bytes this frame can hold: kMaxHeaderBytes
+    /// if it was built with an INT block, else kSmallHeaderBytes
+    uint32_t GetHeaderCapacity() const
+    {
+        return m_large ? kMaxHeaderBytes : kSmallHeaderBytes;
+    }
+
     /// \return the packet (a new reference; built now if the frame holds its header bytes)
     Ptr<Packet> GetPacket() const
     {
@@ -172,6 +188,14 @@ class FabricFrame
         std::memset(m_hdr, 0, sizeof(Packet*));
     }
 
+    /// The header bytes: kSmallHeaderBytes of them, or kMaxHeaderBytes in a
+    /// large frame (m_large), whose block extends m_hdr (see m_hdr).
+    uint8_t* Hdr() const
+    {
+        return const_cast<uint8_t*>(reinterpret_cast<const uint8_t*>(this)) +
+               offsetof(FabricFrame, m_hdr);
+    }
+
     /// Marks the constructor that leaves the second line unwritten.
     struct SecondLineLater
     {
@@ -185,13 +209,15 @@ class FabricFrame
 
     ~FabricFrame() = default;
 
-    /// \return a new frame from the pool, no bytes yet
-    static FabricFrame* Allocate();
+    /// \return a new frame from the pool, no bytes yet; \p large: one
+    /// that holds kMaxHeaderBytes of header bytes (an INT block's frame)
+    static FabricFrame* Allocate(bool large = false);
     /// \return a new frame from the pool whose second line is not written
     /// yet: the caller writes it at once with StreamSecondLine.
     static FabricFrame* AllocateSecondLineLater();
     /// The most header bytes StreamSecondLine takes (the second line after the observer word).
     static constexpr uint32_t kSecondLineHeaderBytes = 60;
+    static_assert(kSmallHeaderBytes == kSecondLineHeaderBytes, "a small frame is two lines");
     /**
      * Write the second line: observer word 0, then \p hdr's first
      * kSecondLineHeaderBytes bytes (the header bytes and what follows them,
@@ -229,7 +255,8 @@ class FabricFrame
     // place in the one list that holds it (a cable's frames in flight or a
     // port's class queue), so that taking it from there reads no other line.
     uint32_t m_size{0};               //!< bytes of the frame (as stored)
-    mutable uint16_t m_hdrLen{0};     //!< header bytes in m_hdr (0: the packet has the bytes)
+    mutable uint8_t m_hdrLen{0};      //!< header bytes in m_hdr (0: the packet has the bytes)
+    bool m_large{false};              //!< a large frame: a block of 256 bytes (GetHeaderCapacity)
     bool m_roce{false};               //!< ParseRoceFrame's result
     bool m_wireLost{false};           //!< on a cable: its link went down while it was there
     RoceFrameInfo m_info;             //!< the parse
@@ -242,9 +269,14 @@ class FabricFrame
     // it, so that building one writes two lines, not three (issue #15); the
     // packet, once there is one, needs no room of its own beside them.
     uint32_t m_observerWord; //!< GetObserverWord (0 from FabricFrame() or StreamSecondLine)
-    /// While m_hdrLen > 0: the header bytes (zeros follow them to m_size).
-    /// Else the packet pointer (PacketPointer; nullptr until Adopt sets it).
-    mutable uint8_t m_hdr[kMaxHeaderBytes];
+    /**
+     * While m_hdrLen > 0: the header bytes (zeros follow them to m_size).
+     * Else the packet pointer (PacketPointer; nullptr until Adopt sets it).
+     * Declared at a small frame's size, the last member: a large frame's
+     * block of 256 bytes holds kMaxHeaderBytes from here, written and read
+     * through Hdr() (a pointer into the block, not an index past the array).
+     */
+    mutable uint8_t m_hdr[kSmallHeaderBytes];
 };
 
 /**

@@ -517,9 +517,11 @@ RoceFrameBuilder::NewFrame(uint8_t opcode,
     // its first kParseBytes, the zero bytes after the headers included.
     uint8_t b[std::max(kParseBytes, FabricFrame::kSecondLineHeaderBytes)];
     const bool stream = !intBlock && FabricFrame::StreamNewSecondLines();
-    FabricFrame* f = stream ? FabricFrame::AllocateSecondLineLater() : FabricFrame::Allocate();
+    // A frame with an INT block is large: switches add records to it.
+    FabricFrame* f = stream ? FabricFrame::AllocateSecondLineLater()
+                            : FabricFrame::Allocate(intBlock != nullptr);
     uint32_t zeros = 0;
-    const uint32_t headerBytes = WriteHeaders(stream ? b : f->m_hdr,
+    const uint32_t headerBytes = WriteHeaders(stream ? b : f->Hdr(),
                                               opcode,
                                               bthByte1,
                                               psn,
@@ -531,11 +533,12 @@ RoceFrameBuilder::NewFrame(uint8_t opcode,
                                               intBlock,
                                               intBytes,
                                               zeros);
-    f->m_hdrLen = static_cast<uint16_t>(headerBytes);
+    NS_ASSERT(headerBytes <= f->GetHeaderCapacity());
+    f->m_hdrLen = static_cast<uint8_t>(headerBytes);
     f->m_size = headerBytes + zeros;
     if (!stream)
     {
-        std::memcpy(b, f->m_hdr, std::min<uint32_t>(headerBytes, sizeof(b)));
+        std::memcpy(b, f->Hdr(), std::min<uint32_t>(headerBytes, sizeof(b)));
     }
     if (headerBytes < sizeof(b))
     {
@@ -627,7 +630,7 @@ FabricFrame::BuildPacket() const
     // data. One zero area holds them: no allocation, no memset, and (unlike
     // AddPaddingAtEnd) really zero.
     Ptr<Packet> p = Create<Packet>(m_size - m_hdrLen);
-    p->AddHeader(RawBytesHeader(m_hdr, m_hdrLen));
+    p->AddHeader(RawBytesHeader(Hdr(), m_hdrLen));
     p->Ref();
     SetPacketPointer(PeekPointer(p)); // the packet holds the bytes from now on
 }
@@ -641,7 +644,7 @@ FabricFrame::SetEcn(uint8_t ecn)
     }
     else
     {
-        SetEcnBytes(m_hdr, ecn);
+        SetEcnBytes(Hdr(), ecn);
     }
     if (m_roce)
     {
@@ -661,10 +664,11 @@ FabricFrame::AppendIntRecord(const IntRecord& rec)
     // takes the packet's way, which reads the zeros after the headers.)
     const uint32_t oldLen =
         IntShimOffset(m_info) + roce::kIntShimBytes + m_info.intHops * roce::kIntRecordBytes;
-    if (oldLen == m_hdrLen) // header bytes held (m_hdrLen > 0), the block last
+    if (oldLen == m_hdrLen && oldLen + roce::kIntRecordBytes <= GetHeaderCapacity())
     {
-        AppendIntBytes(m_hdr, oldLen, m_info, rec);
-        m_hdrLen = static_cast<uint16_t>(oldLen + roce::kIntRecordBytes);
+        // Header bytes held (m_hdrLen > 0), the block last, room for a record.
+        AppendIntBytes(Hdr(), oldLen, m_info, rec);
+        m_hdrLen = static_cast<uint8_t>(oldLen + roce::kIntRecordBytes);
     }
     else if (!ns3::AppendIntRecord(GetPacket(), rec))
     {
@@ -693,7 +697,7 @@ FabricFrame::CopyIntBlock(uint8_t* out, uint32_t max) const
     {
         return 0;
     }
-    std::memcpy(out, m_hdr + off, len);
+    std::memcpy(out, Hdr() + off, len);
     return len;
 }
 

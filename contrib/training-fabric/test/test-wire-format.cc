@@ -610,12 +610,18 @@ TEST(WireFormat, BuiltFramesHoldTheBytesAndParseOfBuiltPackets)
         OwnedFrame f(kinds[i].Frame(fb));
         const Ptr<Packet> p = kinds[i].Built(pb);
         EXPECT_FALSE(f.Get()->HasPacket()) << "kind " << i;
+        // Room for its headers: Ethernet 14 + IPv4 20 + UDP 8 + BTH 12
+        // (+ AETH 4) = 54 (58) bytes in a small frame's 60; with an INT
+        // block, large: the block grows by 16 bytes a hop, to 4 + 5 x 16
+        // after 58 bytes, 142.
+        EXPECT_EQ(f.Get()->GetHeaderCapacity(), kinds[i].intBlock ? 142U : 60U) << "kind " << i;
         ExpectSameFrame(*f.Get(), *p, "kind " + std::to_string(i));
         EXPECT_TRUE(f.Get()->HasPacket()) << "kind " << i;
     }
     for (uint8_t ecn : {0, 2})
     {
         OwnedFrame f(fb.BuildCnpFrame(ecn));
+        EXPECT_EQ(f.Get()->GetHeaderCapacity(), 60U) << "CNP";
         ExpectSameFrame(*f.Get(), *pb.BuildCnp(ecn), "CNP");
     }
     RoceFrameInfo bare;
