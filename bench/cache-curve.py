@@ -36,10 +36,20 @@ except ValueError:
     sys.exit("cache-curve.py: --mb: expected MiB sizes separated by commas, got '%s'" % args.mb)
 
 
+def ll_geometry(mb):
+    """(bytes, ways, 64): 16 ways, or more where the sets would not be a power
+    of two, which valgrind refuses (6 MiB: 4,096 sets of 24 ways)."""
+    lines = (mb << 20) // 64
+    sets = 1 << ((lines // 16).bit_length() - 1)
+    if lines % sets:
+        sys.exit("cache-curve.py: --mb %d: no power-of-two number of sets fits" % mb)
+    return "%d,%d,64" % (mb << 20, lines // sets)
+
+
 def run(mb, tmp):
     out = os.path.join(tmp, "callgrind.%d.out" % mb)
     r = subprocess.run(["valgrind", "--tool=callgrind", "--cache-sim=yes", "--D1=32768,8,64",
-                        "--LL=%d,16,64" % (mb << 20),
+                        "--LL=" + ll_geometry(mb),
                         "--toggle-collect=ns3::FabricSimulatorImpl::RunWindowed()",
                         "--callgrind-out-file=" + out, bench, "--case=off", "--k=%d" % args.k,
                         "--bytes=" + args.bytes],

@@ -37,9 +37,11 @@ namespace
 BlockPool&
 FramePool(bool large)
 {
-    static BlockPool* small = new BlockPool(sizeof(FabricFrame), 512, 64);
-    static BlockPool* big = new BlockPool(256, 256, 64);
-    return large ? *big : *small;
+    // (One initialization guard for both, checked at every frame's
+    // allocation and release.)
+    static BlockPool* const pools[2] = {new BlockPool(sizeof(FabricFrame), 512, 64),
+                                        new BlockPool(256, 256, 64)};
+    return *pools[large ? 1 : 0];
 }
 } // namespace
 
