@@ -22,6 +22,17 @@ Node(uint64_t id, const std::string& name, TraceNode::Kind kind, std::vector<uin
 }
 } // namespace
 
+std::string
+TracePatternList()
+{
+    std::string list;
+    for (const char* p : kTracePatterns)
+    {
+        list += (list.empty() ? "" : ", ") + std::string(p);
+    }
+    return list;
+}
+
 std::vector<TraceGraph>
 GenerateTrace(const std::string& pattern,
               uint32_t ranks,
@@ -35,7 +46,7 @@ GenerateTrace(const std::string& pattern,
     }
     if (pattern != "dp" && pattern != "moe" && pattern != "pipeline")
     {
-        throw TraceError(pattern + ": unknown pattern (valid: dp, moe, pipeline, gossip)");
+        throw TraceError(pattern + ": unknown pattern (valid: " + TracePatternList() + ")");
     }
     std::vector<TraceGraph> graphs(ranks);
     for (uint32_t r = 0; r < ranks; ++r)

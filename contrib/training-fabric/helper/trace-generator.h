@@ -12,6 +12,12 @@
 namespace ns3
 {
 
+/// The patterns GenerateTrace knows, in the order its errors list them.
+constexpr const char* kTracePatterns[] = {"dp", "moe", "pipeline", "gossip"};
+
+/// \return "dp, moe, pipeline, gossip": kTracePatterns for an error message
+std::string TracePatternList();
+
 /**
  * Generate the traces of a common training pattern on \p ranks ranks.
  *  - "dp": data parallel, layer by layer: per layer a backward compute of

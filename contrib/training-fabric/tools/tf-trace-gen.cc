@@ -39,8 +39,10 @@
 #include "ns3/trace-generator.h"
 #include "ns3/trace-workload.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 
 using namespace ns3;
 
@@ -111,13 +113,13 @@ main(int argc, char** argv)
         Usage(std::cout);
         return 0;
     }
-    if (mode != "dp" && mode != "moe" && mode != "pipeline" && mode != "gossip" &&
-        mode != "convert")
+    if (mode != "convert" &&
+        std::find(std::begin(kTracePatterns), std::end(kTracePatterns), mode) ==
+            std::end(kTracePatterns))
     {
         // One line, as every other error (the usage is --help's).
-        std::cerr << "error: " << mode
-                  << ": expected a mode, dp, moe, pipeline, gossip or convert "
-                     "(tf-trace-gen --help shows the usage)\n";
+        std::cerr << "error: " << mode << ": expected a mode, " << TracePatternList()
+                  << " or convert (tf-trace-gen --help shows the usage)\n";
         return 2;
     }
     std::string out;
