@@ -158,6 +158,12 @@ FabricChannel::ScheduleArrival(int peer, const Time& delay, bool inSlot) const
               &PrefetchDeliver<1, 4>,
               &PrefetchDeliver<1, 5>}},
         };
+        static const uint32_t kDeliver[2] = {
+            FabricSimulatorImpl::RegisterSlotKind(&FabricChannel::DeliverSlot0,
+                                                  &kDeliverPrefetch[0]),
+            FabricSimulatorImpl::RegisterSlotKind(&FabricChannel::DeliverSlot1,
+                                                  &kDeliverPrefetch[1]),
+        };
         // One arrival pending per direction: the slot holds it. (Frames
         // scheduled one by one, as under another scheduler or after a switch
         // from one while frames were in flight, go to the heap.)
@@ -170,10 +176,8 @@ FabricChannel::ScheduleArrival(int peer, const Time& delay, bool inSlot) const
                                      m_end[peer].nodeId,
                                      m_end[peer].ifIndex,
                                      delay,
-                                     peer == 0 ? &FabricChannel::DeliverSlot0
-                                               : &FabricChannel::DeliverSlot1,
-                                     const_cast<FabricChannel*>(this),
-                                     &kDeliverPrefetch[peer]))
+                                     kDeliver[peer],
+                                     const_cast<FabricChannel*>(this)))
         {
             return true;
         }

@@ -633,6 +633,12 @@ FabricNetDevice::StartTransmission(FabricFrame* f)
              &PrefetchPull<2>,
              &PrefetchPull<3>,
              &PrefetchTransmit<1>}};
+        static const uint32_t kTxComplete =
+            FabricSimulatorImpl::RegisterSlotKind(&FabricNetDevice::TxCompleteSlot,
+                                                  &kTxCompletePrefetch);
+        static const uint32_t kTxCompletePull =
+            FabricSimulatorImpl::RegisterSlotKind(&FabricNetDevice::TxCompleteSlot,
+                                                  &kTxCompletePullPrefetch);
         // In the port's node's context, whoever started the frame (a
         // workload's event of no context may start a NIC).
         const uint32_t context =
@@ -640,9 +646,8 @@ FabricNetDevice::StartTransmission(FabricFrame* f)
         if (sim->ScheduleSlot(m_txSlot.slot,
                               context,
                               txTime,
-                              &FabricNetDevice::TxCompleteSlot,
-                              this,
-                              m_handlerPulls ? &kTxCompletePullPrefetch : &kTxCompletePrefetch))
+                              m_handlerPulls ? kTxCompletePull : kTxComplete,
+                              this))
         {
             return;
         }

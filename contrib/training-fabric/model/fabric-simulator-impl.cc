@@ -157,7 +157,7 @@ FabricSimulatorImpl::DoDispose()
     {
         for (const WindowEvent& e : events)
         {
-            if (!e.fn)
+            if (e.kind == 0)
             {
                 static_cast<EventImpl*>(e.obj)->Unref();
             }
@@ -251,7 +251,7 @@ FabricSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
             {
                 // A slot's event held in the heap becomes an EventImpl there.
                 const HeapSlot& h = m_heapSlots[bits >> 1];
-                ev.impl = new SlotEventImpl(h.fn, h.obj); // the scheduler's reference
+                ev.impl = new SlotEventImpl(s_slotKinds[h.kind].fn, h.obj); // the scheduler's
             }
             scheduler->Insert(ev);
         }
@@ -272,7 +272,10 @@ FabricSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
         const SlotEvent& e = m_slotEvents[m_slots.PopTop()];
         // new: the scheduler's reference
         scheduler->Insert(
-            QuadHeapScheduler::MakeEvent(ts, e.keyUid, e.context, new SlotEventImpl(e.fn, e.obj)));
+            QuadHeapScheduler::MakeEvent(ts,
+                                         e.keyUid,
+                                         e.context,
+                                         new SlotEventImpl(s_slotKinds[e.kind].fn, e.obj)));
     }
     m_events = scheduler;
     m_quad = quad;
@@ -306,18 +309,18 @@ FabricSimulatorImpl::IsFinished() const
 }
 
 void
-FabricSimulatorImpl::DrainQueue(std::vector<WindowEvent>& heap)
+FabricSimulatorImpl::DrainQueue(std::vector<WindowEvent>& heap, uint32_t context)
 {
     // Into the quad heap, each with its key (and uid): where the global
     // order's loop finds it, and what SetScheduler moves.
     for (const WindowEvent& e : heap)
     {
-        EventImpl* impl = e.fn ? new SlotEventImpl(e.fn, e.obj) // the scheduler's reference
-                               : static_cast<EventImpl*>(e.obj);
+        EventImpl* impl = e.kind ? new SlotEventImpl(s_slotKinds[e.kind].fn, e.obj) // (its ref)
+                                 : static_cast<EventImpl*>(e.obj);
         m_quad->PushWithTie(static_cast<uint64_t>(e.key >> 64),
                             static_cast<uint64_t>(e.key),
                             e.uid,
-                            e.context,
+                            context,
                             impl);
     }
     heap.clear();
@@ -330,10 +333,10 @@ FabricSimulatorImpl::DrainWindowQueues()
     {
         for (WindowQueue& q : m_queues)
         {
-            DrainQueue(q.heap);
+            DrainQueue(q.heap, q.context);
             q.active = false;
         }
-        DrainQueue(m_global);
+        DrainQueue(m_global, Simulator::NO_CONTEXT);
     }
     m_activeQueues.clear();
     m_windowed = false;
@@ -372,7 +375,7 @@ FabricSimulatorImpl::Invoke(uint64_t ts, EventImpl* impl, uint32_t uid, uint32_t
     {
         // A slot's event held in the quad heap: its place's function.
         const HeapSlot& h = m_heapSlots[bits >> 1];
-        h.fn(h.obj);
+        s_slotKinds[h.kind].fn(h.obj);
     }
     else
     {
@@ -397,7 +400,7 @@ FabricSimulatorImpl::RunSlot()
     m_currentTs = ts;
     m_currentContext = e.context;
     m_currentUid = e.uid;
-    e.fn(e.obj);
+    s_slotKinds[e.kind].fn(e.obj);
     if (!m_eventsWithContextEmpty.load(std::memory_order_relaxed))
     {
         ProcessEventsWithContext();
@@ -550,9 +553,10 @@ FabricSimulatorImpl::PrefetchAhead() const
         if (ahead[k] & kHeapSlotTag)
         {
             const HeapSlot& h = m_heapSlots[ahead[k] >> 1];
-            if (h.prefetch && h.prefetch->stage[k])
+            const SlotPrefetch* p = s_slotKinds[h.kind].prefetch;
+            if (p && p->stage[k])
             {
-                h.prefetch->stage[k](h.obj);
+                p->stage[k](h.obj);
             }
         }
     }
@@ -609,7 +613,7 @@ FabricSimulatorImpl::ScheduleFast(uint32_t context, const Time& delay, EventImpl
         WindowRule(context, key);
         if (std::vector<WindowEvent>* q = WindowQueueOf(context))
         {
-            WindowPush(q, WindowEvent{key, nullptr, event, nullptr, uid, context});
+            WindowPush(q, context, WindowEvent{key, event, 0, uid});
             return;
         }
     }
@@ -702,7 +706,7 @@ FabricSimulatorImpl::Remove(const EventId& id)
         if (std::vector<WindowEvent>* q = WindowQueueOf(id.GetContext()))
         {
             auto it = std::find_if(q->begin(), q->end(), [&](const WindowEvent& e) {
-                return !e.fn && e.obj == impl && e.uid == id.GetUid();
+                return e.kind == 0 && e.obj == impl && e.uid == id.GetUid();
             });
             NS_ASSERT_MSG(it != q->end(), "FabricSimulatorImpl::Remove: event not found");
             q->erase(it);

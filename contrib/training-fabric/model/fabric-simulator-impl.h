@@ -212,26 +212,53 @@ class FabricSimulatorImpl : public SimulatorImpl
     };
 
     /**
+     * A slot event's kind: the function it calls and its prefetch hints
+     * (or nullptr). Registered once per process (RegisterSlotKind), a kind
+     * is named by a small number, so that a pending event needs 4 bytes
+     * for both (a lookahead window's queue entry is 32 bytes, two a cache
+     * line: issue #15).
+     */
+    struct SlotKind
+    {
+        SlotFn fn;                    //!< what it calls
+        const SlotPrefetch* prefetch; //!< its hints, or nullptr
+    };
+
+    /// The most kinds a process may register (each is a place in the code).
+    static constexpr uint32_t kMaxSlotKinds = 64;
+
+    /**
+     * \return the number of the kind that calls \p fn with \p prefetch's
+     * hints (the same number for the same pair), for ScheduleSlot and
+     * ScheduleArrivalSlot. Aborts if more than kMaxSlotKinds - 1 pairs are
+     * registered. Keep the number (a function-local static): registering
+     * searches the kinds so far.
+     */
+    static uint32_t RegisterSlotKind(SlotFn fn, const SlotPrefetch* prefetch = nullptr);
+
+    /// \return the kind registered as \p kind (0: none, an EventImpl)
+    static const SlotKind& GetSlotKind(uint32_t kind)
+    {
+        return s_slotKinds[kind];
+    }
+
+    /**
      * What ScheduleWithContext(\p context, \p delay, event) does, for an
-     * event that calls \p fn(\p obj), held in \p slot (which must have
-     * none pending), same uid, same order. A slot held in the quad heap
-     * (beyond MaxSlots) has \p prefetch's hints (if any) called ahead of
-     * its event.
+     * event of kind \p kind (RegisterSlotKind) that calls its function
+     * with \p obj, held in \p slot (which must have none pending), same
+     * uid, same order. A slot held in the quad heap (beyond MaxSlots) has
+     * the kind's prefetch hints (if any) called ahead of its event.
      * \return false (nothing scheduled: use ScheduleFast) if \p slot is
      * EventSlotTree::kNone or the scheduler is not a QuadHeapScheduler
      */
-    bool ScheduleSlot(uint32_t slot,
-                      uint32_t context,
-                      const Time& delay,
-                      SlotFn fn,
-                      void* obj,
-                      const SlotPrefetch* prefetch = nullptr);
+    bool ScheduleSlot(uint32_t slot, uint32_t context, const Time& delay, uint32_t kind, void* obj);
 
     /**
      * QuadHeapScheduler::ScheduleArrival(\p node, \p ifIndex, \p delay,
-     * event) for an event that calls \p fn(\p obj): the arrival at device
-     * \p ifIndex of node \p node (its context), with the next uid, held in
-     * \p slot (which must have none pending); \p prefetch as for ScheduleSlot.
+     * event) for an event of kind \p kind that calls its function with
+     * \p obj: the arrival at device \p ifIndex of node \p node (its
+     * context), with the next uid, held in \p slot (which must have none
+     * pending), as for ScheduleSlot.
      * \return false (nothing scheduled: use ScheduleArrivalFast) if \p slot
      * is EventSlotTree::kNone or the scheduler is not a QuadHeapScheduler
      */
@@ -239,9 +266,8 @@ class FabricSimulatorImpl : public SimulatorImpl
                              uint32_t node,
                              uint32_t ifIndex,
                              const Time& delay,
-                             SlotFn fn,
-                             void* obj,
-                             const SlotPrefetch* prefetch = nullptr);
+                             uint32_t kind,
+                             void* obj);
 
     /**
      * QuadHeapScheduler::ScheduleArrival for an EventImpl (the caller has
@@ -312,9 +338,8 @@ class FabricSimulatorImpl : public SimulatorImpl
     /// true, ordered by \p arrivalTie), in context \p context.
     bool SetSlot(uint32_t slot,
                  const Time& delay,
-                 SlotFn fn,
+                 uint32_t kind,
                  void* obj,
-                 const SlotPrefetch* prefetch,
                  uint32_t context,
                  bool arrival,
                  uint64_t arrivalTie);
@@ -346,16 +371,20 @@ class FabricSimulatorImpl : public SimulatorImpl
         return (Key{ts} << 64) | tie;
     }
 
-    /// An event of a batched context, or a global one, while windowed.
+    /**
+     * An event of a batched context, or a global one, while windowed: 32
+     * bytes, two a cache line. Its context is its queue's (NO_CONTEXT in
+     * the global queue; in m_outbox, an arrival's, its tie's node).
+     */
     struct WindowEvent
     {
-        Key key;                      //!< its order
-        SlotFn fn;                    //!< what it calls, or nullptr: obj is an EventImpl
-        void* obj;                    //!< fn's argument, or the EventImpl (a reference held)
-        const SlotPrefetch* prefetch; //!< its hints, or nullptr
-        uint32_t uid;                 //!< its uid (an arrival runs as RESERVED)
-        uint32_t context;             //!< its context
+        Key key;       //!< its order
+        void* obj;     //!< its kind's argument, or the EventImpl (a reference held)
+        uint32_t kind; //!< its SlotKind, or 0: obj is an EventImpl
+        uint32_t uid;  //!< its own uid (an arrival runs as RESERVED)
     };
+
+    static_assert(sizeof(WindowEvent) == 32, "two window events a cache line");
 
     /// A batched context's pending events: a binary min-heap by key.
     struct WindowQueue
@@ -378,18 +407,18 @@ class FabricSimulatorImpl : public SimulatorImpl
         return context == Simulator::NO_CONTEXT ? &m_global : nullptr;
     }
 
-    /// Put \p e into \p queue (a WindowQueueOf), checking the window's rule.
-    void WindowPush(std::vector<WindowEvent>* queue, const WindowEvent& e);
-    /// Run \p e (taken out of its queue).
-    void WindowInvoke(const WindowEvent& e);
+    /// Put \p e, of \p context, into \p queue (WindowQueueOf(\p context)).
+    void WindowPush(std::vector<WindowEvent>* queue, uint32_t context, const WindowEvent& e);
+    /// Run \p e (taken out of its queue), of \p context.
+    void WindowInvoke(const WindowEvent& e, uint32_t context);
     /// Put m_outbox's events into their queues.
     void FlushOutbox();
     /// Move every pending event to where WindowQueueOf puts it.
     void SortIntoWindowQueues();
     /// Move the window queues' events back into the quad heap (before a scheduler change).
     void DrainWindowQueues();
-    /// Move \p heap's events into the quad heap, with their keys.
-    void DrainQueue(std::vector<WindowEvent>& heap);
+    /// Move \p heap's events, of \p context, into the quad heap, with their keys.
+    void DrainQueue(std::vector<WindowEvent>& heap, uint32_t context);
     /// The window guard said no: the guarded contexts' events go to the global order, for good.
     void UnbatchGuarded();
     /// The window guard said yes again: the guarded contexts' events back into their queues.
@@ -430,8 +459,8 @@ class FabricSimulatorImpl : public SimulatorImpl
     /// The event a slot holds, besides its key (in the slot tree).
     struct SlotEvent
     {
-        SlotFn fn;        //!< what it calls
-        void* obj;        //!< with this argument
+        void* obj;        //!< its kind's argument
+        uint32_t kind;    //!< its SlotKind
         uint32_t uid;     //!< uid to run it as (EventId's RESERVED for an arrival)
         uint32_t context; //!< its context
         uint32_t keyUid;  //!< its own uid (its key if it moves to another scheduler)
@@ -446,15 +475,18 @@ class FabricSimulatorImpl : public SimulatorImpl
     /// The event of a slot held in the quad heap: its place's function and argument.
     struct HeapSlot
     {
-        SlotFn fn;                    //!< what it calls
-        void* obj;                    //!< with this argument
-        const SlotPrefetch* prefetch; //!< its hints, or nullptr
+        void* obj;     //!< its kind's argument
+        uint32_t kind; //!< its SlotKind
     };
 
     /// The installed instance (set by SetScheduler, cleared by Destroy and at disposal).
     static FabricSimulatorImpl* s_current;
     /// Instances made so far in this process (GetSerial).
     static uint64_t s_instances;
+    /// The slot kinds registered (RegisterSlotKind); [0] is none (an EventImpl).
+    static SlotKind s_slotKinds[kMaxSlotKinds];
+    /// Entries of s_slotKinds in use, [0] included.
+    static uint32_t s_nSlotKinds;
 
     /// Per-frame events by slot, earliest first (a QuadHeapScheduler's order).
     mutable EventSlotTree m_slots;       // Empty() does the deferred replay

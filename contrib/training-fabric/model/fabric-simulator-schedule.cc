@@ -9,6 +9,7 @@
 #include "fabric-simulator-impl.h"
 #include "quad-heap-scheduler.h"
 
+#include "ns3/abort.h"
 #include "ns3/assert.h"
 
 #include <thread>
@@ -39,19 +40,41 @@ FabricSimulatorImpl::NewSlot()
         {
             return EventSlotTree::kNone;
         }
-        m_heapSlots.push_back(HeapSlot{nullptr, nullptr, nullptr});
+        m_heapSlots.push_back(HeapSlot{nullptr, 0});
         return kHeapSlotFlag | static_cast<uint32_t>(m_heapSlots.size() - 1);
     }
-    m_slotEvents.push_back(SlotEvent{nullptr, nullptr, 0, 0, 0});
+    m_slotEvents.push_back(SlotEvent{nullptr, 0, 0, 0, 0});
     return m_slots.AddSlot();
+}
+
+FabricSimulatorImpl::SlotKind FabricSimulatorImpl::s_slotKinds[kMaxSlotKinds] = {};
+uint32_t FabricSimulatorImpl::s_nSlotKinds = 1; // [0]: none (an EventImpl)
+
+uint32_t
+FabricSimulatorImpl::RegisterSlotKind(SlotFn fn, const SlotPrefetch* prefetch)
+{
+    NS_ABORT_MSG_UNLESS(fn, "FabricSimulatorImpl::RegisterSlotKind: a function, not nullptr");
+    // (Called from function-local statics, once per place in the code: a
+    // search of a few entries. ns-3 simulations run on one thread.)
+    for (uint32_t k = 1; k < s_nSlotKinds; ++k)
+    {
+        if (s_slotKinds[k].fn == fn && s_slotKinds[k].prefetch == prefetch)
+        {
+            return k;
+        }
+    }
+    NS_ABORT_MSG_IF(s_nSlotKinds == kMaxSlotKinds,
+                    "FabricSimulatorImpl::RegisterSlotKind: more than " << kMaxSlotKinds - 1
+                                                                        << " slot kinds");
+    s_slotKinds[s_nSlotKinds] = SlotKind{fn, prefetch};
+    return s_nSlotKinds++;
 }
 
 inline bool
 FabricSimulatorImpl::SetSlot(uint32_t slot,
                              const Time& delay,
-                             SlotFn fn,
+                             uint32_t kind,
                              void* obj,
-                             const SlotPrefetch* prefetch,
                              uint32_t context,
                              bool arrival,
                              uint64_t arrivalTie)
@@ -69,14 +92,14 @@ FabricSimulatorImpl::SetSlot(uint32_t slot,
         WindowRule(context, MakeKey(ts, tie));
         if (std::vector<WindowEvent>* q = WindowQueueOf(context))
         {
-            WindowPush(q, WindowEvent{MakeKey(ts, tie), fn, obj, prefetch, uid, context});
+            WindowPush(q, context, WindowEvent{MakeKey(ts, tie), obj, kind, uid});
             return true;
         }
     }
     if (slot & kHeapSlotFlag)
     {
         const uint32_t index = slot & ~kHeapSlotFlag;
-        m_heapSlots[index] = HeapSlot{fn, obj, prefetch};
+        m_heapSlots[index] = HeapSlot{obj, kind};
         EventImpl* tagged = reinterpret_cast<EventImpl*>((uintptr_t{index} << 1) | kHeapSlotTag);
         if (arrival)
         {
@@ -94,7 +117,7 @@ FabricSimulatorImpl::SetSlot(uint32_t slot,
     }
     // An arrival runs as uid RESERVED, as QuadHeapScheduler::Pop gives it.
     m_slotEvents[slot] =
-        SlotEvent{fn, obj, arrival ? uint32_t{EventId::UID::RESERVED} : uid, context, uid};
+        SlotEvent{obj, kind, arrival ? uint32_t{EventId::UID::RESERVED} : uid, context, uid};
     m_slots.Set(slot, ts, tie);
     return true;
 }
@@ -103,11 +126,11 @@ bool
 FabricSimulatorImpl::ScheduleSlot(uint32_t slot,
                                   uint32_t context,
                                   const Time& delay,
-                                  SlotFn fn,
-                                  void* obj,
-                                  const SlotPrefetch* prefetch)
+                                  uint32_t kind,
+                                  void* obj)
 {
-    return SetSlot(slot, delay, fn, obj, prefetch, context, false, 0);
+    NS_ASSERT(kind != 0 && kind < s_nSlotKinds);
+    return SetSlot(slot, delay, kind, obj, context, false, 0);
 }
 
 bool
@@ -115,15 +138,14 @@ FabricSimulatorImpl::ScheduleArrivalSlot(uint32_t slot,
                                          uint32_t node,
                                          uint32_t ifIndex,
                                          const Time& delay,
-                                         SlotFn fn,
-                                         void* obj,
-                                         const SlotPrefetch* prefetch)
+                                         uint32_t kind,
+                                         void* obj)
 {
+    NS_ASSERT(kind != 0 && kind < s_nSlotKinds);
     return SetSlot(slot,
                    delay,
-                   fn,
+                   kind,
                    obj,
-                   prefetch,
                    node,
                    true,
                    QuadHeapScheduler::ArrivalTie(node, ifIndex));
@@ -148,7 +170,7 @@ FabricSimulatorImpl::ScheduleArrivalFast(uint32_t node,
         WindowRule(node, key);
         if (std::vector<WindowEvent>* q = WindowQueueOf(node))
         {
-            WindowPush(q, WindowEvent{key, nullptr, event, nullptr, uid, node});
+            WindowPush(q, node, WindowEvent{key, event, 0, uid});
             return true;
         }
     }

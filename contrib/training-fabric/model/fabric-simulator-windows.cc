@@ -130,7 +130,7 @@ FabricSimulatorImpl::UnbatchGuarded()
         WindowQueue& q = m_queues[i];
         if (q.guarded && m_batchIndex[q.context] == i)
         {
-            DrainQueue(q.heap);
+            DrainQueue(q.heap, q.context);
             m_batchIndex[q.context] = kDemoted | i;
             m_guardedDemoted = true;
         }
@@ -234,15 +234,21 @@ FabricSimulatorImpl::CheckCrossContext(uint32_t context, Key key) const
 }
 
 void
-FabricSimulatorImpl::WindowPush(std::vector<WindowEvent>* queue, const WindowEvent& e)
+FabricSimulatorImpl::WindowPush(std::vector<WindowEvent>* queue,
+                                uint32_t context,
+                                const WindowEvent& e)
 {
     if (queue == &m_global && m_phase == Phase::ORDERED && e.key < m_windowEnd)
     {
         m_windowEnd = e.key; // the round ends at it
     }
-    if (m_phase == Phase::BATCHED && e.context != m_currentContext)
+    if (m_phase == Phase::BATCHED && context != m_currentContext)
     {
-        m_outbox.push_back(e); // an arrival elsewhere, at or after the round's end
+        // An arrival elsewhere (WindowRule), at or after the round's end:
+        // its tie names its node, its context.
+        NS_ASSERT(QuadHeapScheduler::IsArrivalTie(static_cast<uint64_t>(e.key)) &&
+                  QuadHeapScheduler::ArrivalNode(static_cast<uint64_t>(e.key)) == context);
+        m_outbox.push_back(e);
         return;
     }
     if (queue == m_runningTop)
@@ -276,28 +282,28 @@ FabricSimulatorImpl::WindowPush(std::vector<WindowEvent>* queue, const WindowEve
     std::push_heap(queue->begin(), queue->end(), LaterFirst{});
     if (queue != &m_global)
     {
-        WindowQueue& q = m_queues[m_batchIndex[e.context]];
+        WindowQueue& q = m_queues[m_batchIndex[context]];
         if (!q.active)
         {
             q.active = true;
-            m_activeQueues.push_back(m_batchIndex[e.context]);
+            m_activeQueues.push_back(m_batchIndex[context]);
         }
     }
 }
 
 inline void
-FabricSimulatorImpl::WindowInvoke(const WindowEvent& e)
+FabricSimulatorImpl::WindowInvoke(const WindowEvent& e, uint32_t context)
 {
     m_unscheduledEvents--;
     m_eventCount++;
     m_currentTs = static_cast<uint64_t>(e.key >> 64);
-    m_currentContext = e.context;
+    m_currentContext = context;
     m_currentUid = QuadHeapScheduler::IsLocalTie(static_cast<uint64_t>(e.key))
                        ? e.uid
                        : uint32_t{EventId::UID::RESERVED}; // as QuadHeapScheduler::Pop
-    if (e.fn)
+    if (e.kind)
     {
-        e.fn(e.obj);
+        s_slotKinds[e.kind].fn(e.obj);
     }
     else
     {
@@ -315,27 +321,31 @@ void
 FabricSimulatorImpl::FlushOutbox()
 {
     // Each push reads its queue's vector and the heap's last entries, cold
-    // in a large fabric: fetch them a few pushes ahead.
+    // in a large fabric: fetch them a few pushes ahead. (Every event here
+    // is an arrival: its tie's node is its context.)
+    const auto queueOf = [this](const WindowEvent& e) -> WindowQueue& {
+        return m_queues[m_batchIndex[QuadHeapScheduler::ArrivalNode(static_cast<uint64_t>(e.key))]];
+    };
     constexpr std::size_t kAhead = 16;
     const std::size_t n = m_outbox.size();
     for (std::size_t i = 0; i < std::min(n, 2 * kAhead); ++i)
     {
-        __builtin_prefetch(&m_queues[m_batchIndex[m_outbox[i].context]]);
+        __builtin_prefetch(&queueOf(m_outbox[i]));
     }
     for (std::size_t i = 0; i < n; ++i)
     {
         if (i + 2 * kAhead < n)
         {
-            __builtin_prefetch(&m_queues[m_batchIndex[m_outbox[i + 2 * kAhead].context]]);
+            __builtin_prefetch(&queueOf(m_outbox[i + 2 * kAhead]));
         }
         if (i + kAhead < n)
         {
-            const std::vector<WindowEvent>& heap =
-                m_queues[m_batchIndex[m_outbox[i + kAhead].context]].heap;
+            const std::vector<WindowEvent>& heap = queueOf(m_outbox[i + kAhead]).heap;
             __builtin_prefetch(heap.data() + heap.size(), 1);
         }
         const WindowEvent& e = m_outbox[i];
-        WindowPush(&m_queues[m_batchIndex[e.context]].heap, e);
+        WindowQueue& q = queueOf(e);
+        WindowPush(&q.heap, q.context, e);
     }
     m_outbox.clear();
 }
@@ -371,14 +381,11 @@ FabricSimulatorImpl::SortIntoWindowQueues()
         if (bits & kHeapSlotTag)
         {
             const HeapSlot& h = m_heapSlots[bits >> 1];
-            WindowPush(q,
-                       WindowEvent{MakeKey(ts, tie), h.fn, h.obj, h.prefetch, uid, next.context});
+            WindowPush(q, next.context, WindowEvent{MakeKey(ts, tie), h.obj, h.kind, uid});
         }
         else
         {
-            WindowPush(
-                q,
-                WindowEvent{MakeKey(ts, tie), nullptr, next.impl, nullptr, uid, next.context});
+            WindowPush(q, next.context, WindowEvent{MakeKey(ts, tie), next.impl, 0, uid});
         }
     }
     // The pops above moved the wheel's horizon to the last event's bucket
@@ -406,7 +413,7 @@ FabricSimulatorImpl::SortIntoWindowQueues()
         const SlotEvent& e = m_slotEvents[slot];
         if (std::vector<WindowEvent>* q = WindowQueueOf(e.context))
         {
-            WindowPush(q, WindowEvent{MakeKey(ts, tie), e.fn, e.obj, nullptr, e.keyUid, e.context});
+            WindowPush(q, e.context, WindowEvent{MakeKey(ts, tie), e.obj, e.kind, e.keyUid});
         }
         else
         {
@@ -447,9 +454,10 @@ FabricSimulatorImpl::PrefetchQueues(std::size_t i, std::size_t n) const
         }
         for (const WindowEvent& e : m_queues[m_activeQueues[j]].heap)
         {
-            if (e.prefetch && e.prefetch->stage[k])
+            const SlotPrefetch* p = s_slotKinds[e.kind].prefetch; // ([0]'s: nullptr)
+            if (p && p->stage[k])
             {
-                e.prefetch->stage[k](e.obj);
+                p->stage[k](e.obj);
             }
         }
     }
@@ -567,7 +575,7 @@ FabricSimulatorImpl::RunWindowed()
                 const WindowEvent e = wq.heap.front();
                 m_runningTop = &wq.heap;
                 key = e.key;
-                WindowInvoke(e);
+                WindowInvoke(e, wq.context);
                 if (m_runningTop)
                 {
                     m_runningTop = nullptr;
@@ -591,7 +599,7 @@ FabricSimulatorImpl::RunWindowed()
             const WindowEvent e = m_global.back();
             m_global.pop_back();
             m_phase = Phase::GLOBAL;
-            WindowInvoke(e);
+            WindowInvoke(e, Simulator::NO_CONTEXT);
             m_phase = Phase::NONE;
             latest(e.key, m_currentUid, m_currentContext);
         }

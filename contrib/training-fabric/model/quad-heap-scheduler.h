@@ -208,6 +208,12 @@ class QuadHeapScheduler : public Scheduler
         return kArrival | (uint64_t{node} << 32) | ifIndex;
     }
 
+    /// \return the node of the arrival whose tie is \p tie (an ArrivalTie)
+    static uint32_t ArrivalNode(uint64_t tie)
+    {
+        return static_cast<uint32_t>(tie >> 32) & ((1U << 30) - 1);
+    }
+
     /**
      * Schedule a frame arrival at device \p ifIndex of node \p node (also the
      * event's context), \p delay from now: Simulator::ScheduleWithContext(

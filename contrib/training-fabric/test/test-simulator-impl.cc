@@ -251,6 +251,43 @@ struct SlotRecord
     }
 };
 
+// A kind is one number per (function, hints) pair: the same pair gives
+// the same number, another function or other hints another, never 0 (an
+// EventImpl's), and GetSlotKind gives the pair back. Expected from
+// RegisterSlotKind's contract.
+TEST(SimulatorImpl, RegisterSlotKindNumbersEachPairOnce)
+{
+    static constexpr FabricSimulatorImpl::SlotPrefetch kHints = {};
+    const uint32_t plain = FabricSimulatorImpl::RegisterSlotKind(&SlotRecord::Fire);
+    const uint32_t hinted = FabricSimulatorImpl::RegisterSlotKind(&SlotRecord::Fire, &kHints);
+    EXPECT_NE(plain, 0U);
+    EXPECT_NE(hinted, 0U);
+    EXPECT_NE(plain, hinted);
+    EXPECT_EQ(FabricSimulatorImpl::RegisterSlotKind(&SlotRecord::Fire), plain);
+    EXPECT_EQ(FabricSimulatorImpl::RegisterSlotKind(&SlotRecord::Fire, &kHints), hinted);
+    EXPECT_EQ(FabricSimulatorImpl::GetSlotKind(plain).fn, &SlotRecord::Fire);
+    EXPECT_EQ(FabricSimulatorImpl::GetSlotKind(plain).prefetch, nullptr);
+    EXPECT_EQ(FabricSimulatorImpl::GetSlotKind(hinted).prefetch, &kHints);
+    EXPECT_EQ(FabricSimulatorImpl::GetSlotKind(0).fn, nullptr);
+}
+
+// The table holds kMaxSlotKinds - 1 kinds: registering that many distinct
+// pairs more than there are places (kMaxSlotKinds) aborts with a message
+// naming the limit, rather than writing past the table.
+TEST(SimulatorImplDeathTest, RegisteringMoreSlotKindsThanTheTableHoldsAborts)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    static FabricSimulatorImpl::SlotPrefetch hints[FabricSimulatorImpl::kMaxSlotKinds] = {};
+    EXPECT_DEATH(
+        {
+            for (auto& h : hints)
+            {
+                FabricSimulatorImpl::RegisterSlotKind(&SlotRecord::Fire, &h);
+            }
+        },
+        "more than 63 slot kinds");
+}
+
 /// In two new slots of \p sim, at 5 ns: \p local, then \p arrival (an
 /// arrival at interface 1 of node 3).
 void
@@ -258,8 +295,9 @@ ScheduleLocalAndArrivalSlotsAt5ns(FabricSimulatorImpl* sim, SlotRecord& local, S
 {
     const uint32_t s1 = sim->NewSlot();
     const uint32_t s2 = sim->NewSlot();
-    EXPECT_TRUE(sim->ScheduleSlot(s1, 0, NanoSeconds(5), &SlotRecord::Fire, &local));
-    EXPECT_TRUE(sim->ScheduleArrivalSlot(s2, 3, 1, NanoSeconds(5), &SlotRecord::Fire, &arrival));
+    const uint32_t fire = FabricSimulatorImpl::RegisterSlotKind(&SlotRecord::Fire);
+    EXPECT_TRUE(sim->ScheduleSlot(s1, 0, NanoSeconds(5), fire, &local));
+    EXPECT_TRUE(sim->ScheduleArrivalSlot(s2, 3, 1, NanoSeconds(5), fire, &arrival));
 }
 
 // Run under ns-3's map scheduler, an event at 1 ns switches to the quad
@@ -278,7 +316,11 @@ TEST(SimulatorImpl, SwitchingToTheQuadHeapDuringARunRunsSlotEventsInTime)
         FabricSimulatorImpl* sim = FabricSimulatorImpl::Current();
         ASSERT_NE(sim, nullptr);
         const uint32_t slot = sim->NewSlot();
-        EXPECT_TRUE(sim->ScheduleSlot(slot, 0, NanoSeconds(4), &SlotRecord::Fire, &slotEvent));
+        EXPECT_TRUE(sim->ScheduleSlot(slot,
+                                      0,
+                                      NanoSeconds(4),
+                                      FabricSimulatorImpl::RegisterSlotKind(&SlotRecord::Fire),
+                                      &slotEvent));
     });
     Simulator::Schedule(NanoSeconds(10), [&]() { ran.emplace_back(10, 2); });
     Simulator::Run();
@@ -460,15 +502,16 @@ TEST(SimulatorImpl, PrefetchStagesAreCalledAheadOfTheirEventAsDocumented)
         std::vector<std::pair<int, int>> log;
         std::vector<StagedRecord> records;
         records.reserve(kEvents);
+        const uint32_t kind =
+            FabricSimulatorImpl::RegisterSlotKind(&StagedRecord::Run, &kStagedRecordPrefetch);
         for (int j = 0; j < kEvents; ++j)
         {
             records.push_back(StagedRecord{&log, j});
             EXPECT_TRUE(sim->ScheduleSlot(sim->NewSlot(),
                                           0,
                                           PicoSeconds(10000 + 10 * j),
-                                          &StagedRecord::Run,
-                                          &records.back(),
-                                          &kStagedRecordPrefetch));
+                                          kind,
+                                          &records.back()));
         }
         Simulator::Run();
         std::vector<std::pair<int, int>> expected;
