@@ -12,6 +12,7 @@
 #include "ns3/abort.h"
 #include "ns3/assert.h"
 
+#include <mutex>
 #include <thread>
 
 namespace ns3
@@ -54,8 +55,12 @@ uint32_t
 FabricSimulatorImpl::RegisterSlotKind(SlotFn fn, const SlotPrefetch* prefetch)
 {
     NS_ABORT_MSG_UNLESS(fn, "FabricSimulatorImpl::RegisterSlotKind: a function, not nullptr");
-    // (Called from function-local statics, once per place in the code: a
-    // search of a few entries. ns-3 simulations run on one thread.)
+    // Called from function-local statics, once per place in the code: a
+    // search of a few entries. Locked: a simulation runs on one thread,
+    // but a program may register from another (the statics of its first
+    // call). An entry is written before the count that shows it.
+    static std::mutex lock;
+    const std::lock_guard<std::mutex> guard(lock);
     for (uint32_t k = 1; k < s_nSlotKinds; ++k)
     {
         if (s_slotKinds[k].fn == fn && s_slotKinds[k].prefetch == prefetch)
