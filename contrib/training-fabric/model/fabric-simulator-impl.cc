@@ -251,7 +251,8 @@ FabricSimulatorImpl::SetScheduler(ObjectFactory schedulerFactory)
             {
                 // A slot's event held in the heap becomes an EventImpl there.
                 const HeapSlot& h = m_heapSlots[bits >> 1];
-                ev.impl = new SlotEventImpl(s_slotKinds[h.kind].fn, h.obj); // the scheduler's
+                // (new: the scheduler's reference)
+                ev.impl = new SlotEventImpl(s_slotKinds[h.kind].fn, h.obj);
             }
             scheduler->Insert(ev);
         }
@@ -315,7 +316,8 @@ FabricSimulatorImpl::DrainQueue(std::vector<WindowEvent>& heap, uint32_t context
     // order's loop finds it, and what SetScheduler moves.
     for (const WindowEvent& e : heap)
     {
-        EventImpl* impl = e.kind ? new SlotEventImpl(s_slotKinds[e.kind].fn, e.obj) // (its ref)
+        // (new: the scheduler's reference)
+        EventImpl* impl = e.kind ? new SlotEventImpl(s_slotKinds[e.kind].fn, e.obj)
                                  : static_cast<EventImpl*>(e.obj);
         m_quad->PushWithTie(static_cast<uint64_t>(e.key >> 64),
                             static_cast<uint64_t>(e.key),

@@ -203,7 +203,7 @@ class QuadHeapScheduler : public Scheduler
     /// \return the tie of an arrival at device \p ifIndex of node \p node
     static uint64_t ArrivalTie(uint32_t node, uint32_t ifIndex)
     {
-        NS_ABORT_MSG_UNLESS(node < (1U << 30),
+        NS_ABORT_MSG_UNLESS(node < kArrivalNodes,
                             "QuadHeapScheduler: node id " << node << " too large");
         return kArrival | (uint64_t{node} << 32) | ifIndex;
     }
@@ -211,7 +211,7 @@ class QuadHeapScheduler : public Scheduler
     /// \return the node of the arrival whose tie is \p tie (an ArrivalTie)
     static uint32_t ArrivalNode(uint64_t tie)
     {
-        return static_cast<uint32_t>(tie >> 32) & ((1U << 30) - 1);
+        return static_cast<uint32_t>(tie >> 32) & (kArrivalNodes - 1);
     }
 
     /**
@@ -287,6 +287,8 @@ class QuadHeapScheduler : public Scheduler
     /// Set in the tie key of every event that is neither an arrival nor a
     /// first event: after every arrival, then by uid.
     static constexpr uint64_t kLocal = uint64_t{1} << 63;
+    /// Node ids an ArrivalTie holds (below kArrival's bit, from bit 32).
+    static constexpr uint32_t kArrivalNodes = 1U << 30;
     /// Set in the tie key of every arrival (node ids are below 2^30): after
     /// the first events (ScheduleFirst), whose tie is their uid.
     static constexpr uint64_t kArrival = uint64_t{1} << 62;
