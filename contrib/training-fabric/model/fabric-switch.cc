@@ -427,8 +427,7 @@ FabricSwitch::PrefetchReceive(const FabricNetDevice* dev, const FabricFrame& f, 
     const uint32_t dstHost = fabric::HostIdFromIp(info.dstIp);
     if (level == 1)
     {
-        // The destination's group index; the MMU's own lines; the groups'
-        // ports and the ports' devices (a switch's few lines: its port count).
+        // The destination's group index; the MMU's own lines.
         if (m_hostSwitch && dstHost < m_nRouted)
         {
             const uint32_t t = m_hostSwitch[dstHost];
@@ -436,10 +435,6 @@ FabricSwitch::PrefetchReceive(const FabricNetDevice* dev, const FabricFrame& f, 
                                            : &m_groupOfSwitch[t]);
         }
         m_mmu->PrefetchObject();
-        FabricSimulatorImpl::PrefetchLines(m_groupPorts.data(),
-                                           m_groupPorts.size() * sizeof(uint16_t));
-        FabricSimulatorImpl::PrefetchLines(m_ports.data(),
-                                           m_ports.size() * sizeof(Ptr<FabricNetDevice>));
         return;
     }
     const GroupSpan* span = &m_groupSpans[GetRouteGroupIndex(dstHost)];
@@ -450,13 +445,8 @@ FabricSwitch::PrefetchReceive(const FabricNetDevice* dev, const FabricFrame& f, 
         m_mmu->PrefetchPort(dev->GetPortIndex(), info.dscp >> 3);
         return;
     }
-    // The per-frame lines of the group's ports (the egress is chosen among
-    // them; routing may keep state, so all of them, up to eight).
-    const uint16_t* nh = m_groupPorts.data() + span->offset;
-    for (uint32_t i = 0; i < std::min<uint32_t>(span->count, 8); ++i)
-    {
-        m_ports[nh[i]]->PrefetchFrameLines();
-    }
+    // The group's ports (the egress is chosen among them).
+    __builtin_prefetch(m_groupPorts.data() + span->offset);
 }
 
 void
