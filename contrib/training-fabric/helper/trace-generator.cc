@@ -33,6 +33,19 @@ TracePatternList()
     return list;
 }
 
+bool
+IsTracePattern(const std::string& name)
+{
+    for (const char* p : kTracePatterns)
+    {
+        if (name == p)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 std::vector<TraceGraph>
 GenerateTrace(const std::string& pattern,
               uint32_t ranks,
@@ -44,7 +57,7 @@ GenerateTrace(const std::string& pattern,
     {
         return GenerateGossip(ranks, count, bytes, us, false, false, 1);
     }
-    if (pattern != "dp" && pattern != "moe" && pattern != "pipeline")
+    if (!IsTracePattern(pattern))
     {
         throw TraceError(pattern + ": unknown pattern (valid: " + TracePatternList() + ")");
     }

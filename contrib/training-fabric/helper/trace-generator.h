@@ -18,6 +18,9 @@ constexpr const char* kTracePatterns[] = {"dp", "moe", "pipeline", "gossip"};
 /// \return "dp, moe, pipeline, gossip": kTracePatterns for an error message
 std::string TracePatternList();
 
+/// \return true if \p name is one of kTracePatterns (a pattern GenerateTrace knows)
+bool IsTracePattern(const std::string& name);
+
 /**
  * Generate the traces of a common training pattern on \p ranks ranks.
  *  - "dp": data parallel, layer by layer: per layer a backward compute of

@@ -39,10 +39,8 @@
 #include "ns3/trace-generator.h"
 #include "ns3/trace-workload.h"
 
-#include <algorithm>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 
 using namespace ns3;
 
@@ -113,9 +111,7 @@ main(int argc, char** argv)
         Usage(std::cout);
         return 0;
     }
-    if (mode != "convert" &&
-        std::find(std::begin(kTracePatterns), std::end(kTracePatterns), mode) ==
-            std::end(kTracePatterns))
+    if (mode != "convert" && !IsTracePattern(mode))
     {
         // One line, as every other error (the usage is --help's).
         std::cerr << "error: " << mode << ": expected a mode, " << TracePatternList()
