@@ -55,6 +55,7 @@ PathMonitor::~PathMonitor() = default;
 void
 PathMonitor::DoDispose()
 {
+    Settle(); // while the probes are there: the flows stay readable
     m_binEvent.Cancel();
     if (m_restartEvent)
     {
@@ -156,6 +157,7 @@ PathMonitor::MoveBin(int64_t ts)
 void
 PathMonitor::SampleBin()
 {
+    Settle(); // the frames before it, counted in their ports' bins
     // Paused time of every port in the bin that just ended (computed, not
     // through the frames' bin cache).
     const uint32_t cur =
@@ -200,6 +202,7 @@ void
 PathMonitor::Finish()
 {
     NS_LOG_FUNCTION(this);
+    Settle();
     m_binEvent.Cancel();
     if (m_restartEvent)
     {
@@ -220,8 +223,18 @@ PathMonitor::Finish()
     }
 }
 
+void
+PathMonitor::ApplyPending()
+{
+    for (uint32_t k = m_pendingNext - m_pendingCount; k != m_pendingNext; ++k)
+    {
+        ApplyFrame(m_pending[k % kPending]);
+    }
+    m_pendingCount = 0;
+}
+
 PathMonitor::HopSlot&
-PathMonitor::AddHop(uint64_t key, std::size_t i)
+PathMonitor::AddHop(uint64_t key, std::size_t i, int64_t ts)
 {
     if (4 * (m_hopKeys.size() + 1) > 3 * m_hopSlots.size())
     {
@@ -243,10 +256,10 @@ PathMonitor::AddHop(uint64_t key, std::size_t i)
             }
         }
         // Now FindHop finds an empty slot for the key and comes back here with room.
-        return FindHop(key);
+        return FindHop(key, ts);
     }
     m_hopKeys.push_back(key);
-    m_hopFirst.push_back(m_sim->Now().GetTimeStep());
+    m_hopFirst.push_back(ts);
     m_hopSlots[i].key = key;
     return m_hopSlots[i];
 }
@@ -266,6 +279,7 @@ PathMonitor::GetHop(uint64_t key) const
 void
 PathMonitor::SyncHops() const
 {
+    Settle();
     if (m_hopsSynced)
     {
         return;
@@ -594,6 +608,7 @@ PathMonitor::GetPortInfo(uint32_t dev) const
 const std::vector<PathProbe::LinkBin>&
 PathMonitor::GetLinkBins(uint32_t dev) const
 {
+    Settle();
     return m_probes.at(dev)->GetBins();
 }
 

@@ -18,6 +18,7 @@
 #include "ns3/simulator-impl.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -219,28 +220,97 @@ class PathMonitor : public Object, private FabricTxObserver
     /**
      * Count a frame of \p size bytes starting on port \p index & ~kEntry with
      * \p queueBytes queued there, its flow given by \p classify(entry).
+     * What needs only the monitor's own hot state (the bin cache, the
+     * classifier, a new flow's record) is done now; the port's and the
+     * flow's records, each a likely cache miss in a large fabric, are
+     * prefetched and updated kPending frames later (ApplyPending), in the
+     * frames' order, so that their misses overlap (issue #17 at 1,024
+     * hosts). Every reader of those records settles the pending frames
+     * first (Settle).
      */
     template <typename Classify>
     void Account(uint32_t index, uint32_t size, uint64_t queueBytes, Classify classify)
     {
-        const uint32_t dev = index & ~kEntry;
         const bool entry = (index & kEntry) != 0;
         Time now;
         const uint32_t bin = BinNow(now);
-        PathProbe::Current& cur = m_current[dev];
-        if (bin != cur.bin)
-        {
-            m_probes[dev]->Roll(bin);
-        }
-        cur.bytes += size;
-        cur.maxQueue = std::max(cur.maxQueue, queueBytes);
         const RoceFlowClassifier::Result c = classify(entry);
-        if (c.flow == RoceFlowClassifier::kNotData)
+        if (c.isNew)
+        {
+            m_flows.emplace_back().tuple = m_classifier.GetTuple(c.flow);
+            m_flows.back().first = now;
+        }
+        const uint32_t dev = index & ~kEntry;
+        __builtin_prefetch(&m_current[dev]);
+        if (c.flow != RoceFlowClassifier::kNotData)
+        {
+            if (entry)
+            {
+                __builtin_prefetch(&m_flows[c.flow]);
+            }
+            else
+            {
+                __builtin_prefetch(&m_hopSlots[HopIndex(HopKey(c.flow, dev))]);
+            }
+        }
+        PendingFrame& slot = m_pending[m_pendingNext++ % kPending];
+        if (m_pendingCount == kPending)
+        {
+            ApplyFrame(slot); // the oldest: its lines were prefetched kPending frames ago
+        }
+        else
+        {
+            m_pendingCount++;
+        }
+        slot = PendingFrame{now.GetTimeStep(), queueBytes, index, size, bin, c.flow, c.payload};
+    }
+
+    /// A frame Account has counted only in the monitor's own state so far.
+    struct PendingFrame
+    {
+        int64_t ts;          //!< when it started, in time steps
+        uint64_t queueBytes; //!< bytes queued at the port then
+        uint32_t index;      //!< port index | kEntry
+        uint32_t size;       //!< frame bytes
+        uint32_t bin;        //!< its bin
+        uint32_t flow;       //!< its flow, or RoceFlowClassifier::kNotData
+        uint32_t payload;    //!< RoCE payload bytes
+    };
+
+    /// Frames between a frame's prefetch and its update (a few hundred ns
+    /// of other events each at 1,024 hosts: enough for a miss).
+    static constexpr uint32_t kPending = 8;
+
+    /// Update the port's and flow's records for frame \p p (as counted at its start).
+    void ApplyFrame(const PendingFrame& p)
+    {
+        const uint32_t dev = p.index & ~kEntry;
+        PathProbe::Current& cur = m_current[dev];
+        if (p.bin != cur.bin)
+        {
+            m_probes[dev]->Roll(p.bin);
+        }
+        cur.bytes += p.size;
+        cur.maxQueue = std::max(cur.maxQueue, p.queueBytes);
+        if (p.flow == RoceFlowClassifier::kNotData)
         {
             return;
         }
-        cur.dataBytes += size;
-        cur.flows += ReportData(c, dev, entry, bin, size, now);
+        cur.dataBytes += p.size;
+        cur.flows += ReportData(p, dev);
+    }
+
+    /// Apply every pending frame, oldest first.
+    void ApplyPending();
+
+    /// ApplyPending, for readers: the pending frames belong to the state
+    /// they read (they are what a caller that counted at once would see).
+    void Settle() const
+    {
+        if (m_pendingCount != 0)
+        {
+            const_cast<PathMonitor*>(this)->ApplyPending();
+        }
     }
 
     /// \return the bin of the current time (per frame), and the time
@@ -259,45 +329,41 @@ class PathMonitor : public Object, private FabricTxObserver
     void MoveBin(int64_t ts);
 
     /**
-     * A data frame of flow \p c.flow starts on port \p dev in bin \p bin
-     * (per data frame).
+     * The data frame \p p of its flow started on port \p dev (per data
+     * frame, kPending frames later).
      * \return 1 when it is the flow's first frame on that port in the bin
      */
-    uint32_t ReportData(const RoceFlowClassifier::Result& c,
-                        uint32_t dev,
-                        bool entry,
-                        uint32_t bin,
-                        uint32_t size,
-                        Time now)
+    uint32_t ReportData(const PendingFrame& p, uint32_t dev)
     {
-        if (c.isNew)
-        {
-            m_flows.emplace_back().tuple = m_classifier.GetTuple(c.flow);
-            m_flows.back().first = now;
-        }
         uint32_t* lastBin;
-        if (entry)
+        if (p.index & kEntry)
         {
-            Flow& f = m_flows[c.flow];
-            f.payloadBytes += c.payload;
+            Flow& f = m_flows[p.flow];
+            f.payloadBytes += p.payload;
             f.frames++;
-            f.last = now;
+            f.last = TimeStep(p.ts);
             lastBin = &f.lastBin;
         }
         else
         {
-            HopSlot& hop = FindHop((static_cast<uint64_t>(c.flow) << 32) | dev);
-            hop.bytes += size;
+            HopSlot& hop = FindHop(HopKey(p.flow, dev), p.ts);
+            hop.bytes += p.size;
             hop.frames++;
             lastBin = &hop.lastBin;
             m_hopsSynced = false;
         }
-        if (*lastBin == bin)
+        if (*lastBin == p.bin)
         {
             return 0;
         }
-        *lastBin = bin;
+        *lastBin = p.bin;
         return 1;
+    }
+
+    /// \return the hop table's key of flow \p flow on port \p dev
+    static uint64_t HopKey(uint32_t flow, uint32_t dev)
+    {
+        return (static_cast<uint64_t>(flow) << 32) | dev;
     }
 
     /// One (flow, port) record of the hop table: the data of a Hop, by key.
@@ -318,7 +384,8 @@ class PathMonitor : public Object, private FabricTxObserver
     }
 
     /// \return the hop table's slot of \p key (flow << 32 | port), created when new
-    HopSlot& FindHop(uint64_t key)
+    /// (first used at time step \p ts)
+    HopSlot& FindHop(uint64_t key, int64_t ts)
     {
         // Open addressing, linear probing: one cache line per frame where
         // a per-flow list of hops costs two (the flow, then its list).
@@ -332,14 +399,14 @@ class PathMonitor : public Object, private FabricTxObserver
             }
             if (s.key == kNoHop)
             {
-                return AddHop(key, i);
+                return AddHop(key, i, ts);
             }
         }
     }
 
-    /// Put \p key in the empty slot \p i (or, when the table is three quarters full, grow it
-    /// first).
-    HopSlot& AddHop(uint64_t key, std::size_t i);
+    /// Put \p key, first used at time step \p ts, in the empty slot \p i
+    /// (or, when the table is three quarters full, grow it first).
+    HopSlot& AddHop(uint64_t key, std::size_t i, int64_t ts);
     /// \return the hop table's slot of \p key, which is there
     const HopSlot& GetHop(uint64_t key) const;
     /// Copy the hop table into the flows' hops, when frames came since the last copy.
@@ -371,6 +438,9 @@ class PathMonitor : public Object, private FabricTxObserver
     std::vector<uint64_t> m_hopKeys; //!< the table's keys in order of first use
     std::vector<int64_t> m_hopFirst; //!< m_hopKeys' first use, in time steps
     mutable bool m_hopsSynced{true}; //!< the flows' hops equal the table
+    std::array<PendingFrame, kPending> m_pending; //!< a ring: Account
+    uint32_t m_pendingNext{0};                    //!< where the next frame goes, mod kPending
+    uint32_t m_pendingCount{0}; //!< frames in m_pending (the oldest at m_pendingNext - count)
     EventId m_binEvent;
     /// The restart of sampling after a quiet stop (a first event: no EventId).
     Ptr<EventImpl> m_restartEvent;

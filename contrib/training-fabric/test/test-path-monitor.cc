@@ -22,6 +22,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -478,6 +479,118 @@ TEST(PathMonitor, HopRecordsSurviveTheTableGrowing)
         }
         EXPECT_EQ(byPort[d], data) << "port " << d;
     }
+    Simulator::Destroy();
+}
+
+TEST(PathMonitor, AReaderMidRunSeesEveryFrameStartedSoFar)
+{
+    // The monitor updates a port's and a flow's records a few frames after
+    // the frame starts (PathMonitor::Account), so that their cache misses
+    // overlap; every reader must see what counting at once would show.
+    // One flow, host 1 -> host 0 through one leaf: host 1's port sends
+    // only the flow's data frames, and the leaf's port to host 0 only
+    // those again (the acknowledgements go the other way). So at any
+    // moment the flow's frames counted at its entry equal host 1's port's
+    // frames sent, and its one hop's frames the leaf port's frames sent:
+    // the ports' own counters, not the monitor's. 64 KiB is 16 frames of
+    // the 4,096-byte MTU; reading every 100 ns (a 4,096-byte frame takes
+    // about 340 ns at 100 Gb/s) sees each count change.
+    const std::string text = R"({
+        "topology": {"type": "leaf-spine", "leaves": 1, "spines": 1, "hosts_per_leaf": 2,
+                     "host_link": {"rate": "100Gbps", "delay": "1us"}},
+        "nic": {"mtu": 4096, "cc": "none"},
+        "workload": {"type": "incast", "senders": [1], "receiver": 0, "bytes": "64KiB"},
+        "monitor": {"enabled": true, "bin": "1us"}})";
+    ScenarioRunner r(ParseScenarioText(text, {}, "midrun.json"));
+    r.Build();
+    Ptr<PathMonitor> mon = r.GetMonitor();
+    ASSERT_TRUE(mon);
+    Ptr<FabricNetDevice> sender;
+    Ptr<FabricNetDevice> leafDown;
+    for (uint32_t d = 0; d < mon->GetNDevices(); ++d)
+    {
+        const PathMonitor::PortInfo p = mon->GetPortInfo(d);
+        if (p.host && p.node == 1)
+        {
+            sender = mon->GetDevice(d);
+        }
+        if (!p.host &&
+            mon->GetTopology()->GetSwitchPortPeer(p.node, static_cast<uint16_t>(p.port)).isHost &&
+            mon->GetTopology()->GetSwitchPortPeer(p.node, static_cast<uint16_t>(p.port)).index == 0)
+        {
+            leafDown = mon->GetDevice(d);
+        }
+    }
+    ASSERT_TRUE(sender && leafDown);
+    uint32_t reads = 0;
+    uint64_t lastSeen = 0;
+    uint32_t changes = 0;
+    std::function<void()> read = [&]() {
+        const auto& flows = mon->GetFlows();
+        const uint64_t sent = sender->GetCounters().txFrames;
+        const uint64_t forwarded = leafDown->GetCounters().txFrames;
+        if (flows.empty())
+        {
+            EXPECT_EQ(sent, 0u) << "at " << Simulator::Now().GetNanoSeconds() << " ns";
+        }
+        else
+        {
+            EXPECT_EQ(flows[0].frames, sent) << "at " << Simulator::Now().GetNanoSeconds() << " ns";
+            const uint64_t hop = flows[0].hops.empty() ? 0 : flows[0].hops[0].frames;
+            EXPECT_EQ(hop, forwarded) << "at " << Simulator::Now().GetNanoSeconds() << " ns";
+            changes += flows[0].frames != lastSeen ? 1 : 0;
+            lastSeen = flows[0].frames;
+        }
+        ++reads;
+        if (sent < 16 || forwarded < 16)
+        {
+            Simulator::Schedule(NanoSeconds(100), read);
+        }
+    };
+    Simulator::Schedule(NanoSeconds(100), read);
+    r.Run();
+    EXPECT_GT(reads, 16u);
+    EXPECT_EQ(lastSeen, 16u);
+    EXPECT_EQ(changes, 16u); // each frame seen as it started, one read apart
+    Simulator::Destroy();
+}
+
+TEST(PathMonitor, ARunStoppedMidTrafficCountsEveryFrameStarted)
+{
+    // A run that stops while frames flow, within its first bin: no bin-edge
+    // sample has run, so the frames the monitor has not yet counted into
+    // their ports' records (PathMonitor::Account) are counted by Finish
+    // alone. Every port's bins must still add up to the bytes the port
+    // itself counts as sent (a frame counts at its start in both), and each
+    // host port's flow, its frames. 4 hosts on one leaf, all-to-all of
+    // 1 MB (256 frames a flow): at 100 Gb/s a host port sends one 4,154-byte
+    // frame about every 340 ns, so at 5 us each flow is mid-transfer.
+    const std::string text = R"({
+        "topology": {"type": "leaf-spine", "leaves": 1, "spines": 1, "hosts_per_leaf": 4,
+                     "host_link": {"rate": "100Gbps", "delay": "1us"}},
+        "nic": {"mtu": 4096, "cc": "none"},
+        "workload": {"type": "all-to-all", "hosts": "all", "bytes": "1MB"},
+        "monitor": {"enabled": true, "bin": "1ms"},
+        "stop": "5us"})";
+    ScenarioRunner r(ParseScenarioText(text, {}, "stopped.json"));
+    r.Build();
+    r.Run();
+    Ptr<PathMonitor> mon = r.GetMonitor();
+    uint64_t total = 0;
+    for (uint32_t d = 0; d < mon->GetNDevices(); ++d)
+    {
+        const uint64_t sent = mon->GetDevice(d)->GetCounters().txBytes;
+        EXPECT_EQ(mon->GetDeviceBytes(d), sent) << "port " << d;
+        total += sent;
+    }
+    EXPECT_GT(total, 0u);
+    uint64_t entryFrames = 0;
+    for (const auto& f : mon->GetFlows())
+    {
+        entryFrames += f.frames;
+        EXPECT_LT(f.frames, 256u); // stopped mid-transfer
+    }
+    EXPECT_GT(entryFrames, 0u);
     Simulator::Destroy();
 }
 
