@@ -69,12 +69,6 @@ FabricFrame::Allocate(bool large)
     return f;
 }
 
-namespace
-{
-/// Ports with a FabricTxObserver (CountObservedPort): process-wide, as the pool.
-int64_t g_observedPorts = 0;
-} // namespace
-
 std::size_t
 FabricFrame::LiveFrames()
 {
@@ -84,13 +78,13 @@ FabricFrame::LiveFrames()
 bool
 FabricFrame::StreamNewSecondLines()
 {
-    return g_observedPorts <= 0 && LiveFrames() > kStreamAboveLiveFrames;
+    return s_observedPorts <= 0 && LiveFrames() > kStreamAboveLiveFrames;
 }
 
 void
 FabricFrame::CountObservedPort(bool added)
 {
-    g_observedPorts += added ? 1 : -1;
+    s_observedPorts += added ? 1 : -1;
 }
 
 FabricFrame*

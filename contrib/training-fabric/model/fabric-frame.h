@@ -167,6 +167,13 @@ class FabricFrame
     /// StreamNewSecondLines reads (a speed hint only).
     static void CountObservedPort(bool added);
 
+    /// \return true while some port has a FabricTxObserver, which reads
+    /// every frame's second line where it starts (a prefetch hint's test)
+    static bool AnyObservedPort()
+    {
+        return s_observedPorts > 0;
+    }
+
     /// Set the observer's word (see GetObserverWord).
     void SetObserverWord(uint32_t word)
     {
@@ -246,6 +253,9 @@ class FabricFrame
         std::memcpy(m_hdr, &p, sizeof(p));
         m_hdrLen = 0;
     }
+
+    /// Ports with a FabricTxObserver (CountObservedPort): process-wide, as the pool.
+    static inline int64_t s_observedPorts = 0;
 
     friend class FrameList;     // the link
     friend class FabricChannel; // the link word, on a cable
