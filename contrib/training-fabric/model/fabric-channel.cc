@@ -266,7 +266,7 @@ FabricChannel::Deliver(int peer) const
     FabricFrame* f = wire.Pop();
     if (FabricFrame::AnyObservedPort())
     {
-        // Its second line (the observer word), read where it starts next:
+        // Its second line, which an observer reads where it starts next:
         // the receiver's and its egress port's misses come first.
         __builtin_prefetch(reinterpret_cast<const char*>(f) + 64);
     }

@@ -157,18 +157,20 @@ class FabricFrame
     /**
      * \return true if a new frame's second line should be streamed: more
      * than kStreamAboveLiveFrames frames live, and no port has a
-     * FabricTxObserver (the path monitor reads and writes the observer
-     * word, in the second line, at every hop: streamed, its first access
-     * would go to memory; k = 16 monitored 0.86 times the events/s)
+     * FabricTxObserver that reads second lines
+     * (FabricTxObserver::ReadsSecondLine: one that read and wrote the
+     * observer word at every hop ran at 0.86 times the events/s with the
+     * line streamed, k = 16, its first access going to memory)
      */
     static bool StreamNewSecondLines();
 
-    /// A port's FabricTxObserver was set (\p added) or cleared: the count
-    /// StreamNewSecondLines reads (a speed hint only).
+    /// A port's FabricTxObserver that reads second lines was set (\p
+    /// added) or cleared: the count StreamNewSecondLines reads (a speed
+    /// hint only).
     static void CountObservedPort(bool added);
 
-    /// \return true while some port has a FabricTxObserver, which reads
-    /// every frame's second line where it starts (a prefetch hint's test)
+    /// \return true while some port has a FabricTxObserver that reads
+    /// frames' second lines where they start (a prefetch hint's test)
     static bool AnyObservedPort()
     {
         return s_observedPorts > 0;

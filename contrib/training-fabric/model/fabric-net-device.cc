@@ -251,9 +251,10 @@ FabricNetDevice::DoDispose()
     SetHook(kHookRxCallback | kHookDequeueCb | kHookPullCb | kHookTxObserver, false);
     m_handler = nullptr;
     m_handlerPulls = false;
-    if (m_txObserver)
+    if (m_observerCounted)
     {
         FabricFrame::CountObservedPort(false);
+        m_observerCounted = false;
     }
     m_txObserver = nullptr;
     m_linkChangeCallbacks.clear();
@@ -334,9 +335,13 @@ FabricNetDevice::SetPortHandler(FabricPortHandler* handler, bool pulls)
 void
 FabricNetDevice::SetTxObserver(FabricTxObserver* observer, uint32_t index)
 {
-    if ((m_txObserver != nullptr) != (observer != nullptr))
+    // Counted while the observer reads frames' second lines (which new
+    // frames then write in place instead of streaming them past the cache).
+    const bool counted = observer && observer->ReadsSecondLine();
+    if (counted != m_observerCounted)
     {
-        FabricFrame::CountObservedPort(observer != nullptr);
+        FabricFrame::CountObservedPort(counted);
+        m_observerCounted = counted;
     }
     m_txObserver = observer;
     SetHook(kHookTxObserver, observer != nullptr);

@@ -68,6 +68,19 @@ class FabricTxObserver
     {
         OnTxBegin(index, f.PeekPacket(), cls, queueBytes);
     }
+
+    /**
+     * \return whether OnTxBeginFrame reads a frame's second line (its
+     * observer word or header bytes, as the default does through the
+     * packet). While a port's observer does, new frames write that line in
+     * place instead of streaming it past the cache
+     * (FabricFrame::StreamNewSecondLines). Default: true. An observer that
+     * reads only the frame's size and parse (its first line) says false.
+     */
+    virtual bool ReadsSecondLine() const
+    {
+        return true;
+    }
 };
 
 /**
@@ -562,6 +575,7 @@ class FabricNetDevice : public NetDevice
     FabricRxCallback m_rxCallback;
     FabricTxObserver* m_txObserver{nullptr}; //!< not owned
     uint32_t m_txObserverIndex{0};
+    bool m_observerCounted{false}; //!< m_txObserver is in FabricFrame::CountObservedPort's count
     SchedulerType m_scheduler{STRICT_PRIORITY};
     TracedCallback<Ptr<const Packet>> m_macTxTrace;            //!< data frame starts transmission
     TracedCallback<Ptr<const Packet>> m_macRxTrace;            //!< data frame received

@@ -195,26 +195,22 @@ class PathMonitor : public Object, private FabricTxObserver
 
     /**
      * A frame starts transmission on port \p index & ~kEntry (from the
-     * port's observer hook): classified by its parse at its first hop, its
-     * flow kept in its observer word (flow + 1; UINT32_MAX: not data) for
-     * the next hops, so that no packet is built for the monitor.
+     * port's observer hook): classified by its parse, in its first line,
+     * at every hop (RoceFlowClassifier::ClassifyParsed: a table of 16 bytes
+     * a flow, which stays in cache), so that no packet is built for the
+     * monitor and its second line is not read (ReadsSecondLine).
      */
     void OnTxBeginFrame(uint32_t index, FabricFrame& f, uint8_t cls, uint64_t queueBytes) override
     {
-        Account(index, f.GetSize(), queueBytes, [this, &f](bool entry) {
-            RoceFlowClassifier::Result c;
-            const uint32_t word = f.GetObserverWord();
-            if (entry || word == 0)
-            {
-                c = m_classifier.ClassifyParsed(f.IsRoce(), f.GetInfo());
-                f.SetObserverWord(c.flow == RoceFlowClassifier::kNotData ? UINT32_MAX : c.flow + 1);
-            }
-            else
-            {
-                c.flow = word == UINT32_MAX ? RoceFlowClassifier::kNotData : word - 1;
-            }
-            return c;
+        Account(index, f.GetSize(), queueBytes, [this, &f](bool /* entry */) {
+            return m_classifier.ClassifyParsed(f.IsRoce(), f.GetInfo());
         });
+    }
+
+    /// The monitor reads a frame's size and parse only (OnTxBeginFrame).
+    bool ReadsSecondLine() const override
+    {
+        return false;
     }
 
     /**

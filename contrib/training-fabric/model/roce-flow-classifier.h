@@ -10,7 +10,6 @@
 #include "ns3/packet.h"
 
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -124,8 +123,25 @@ class RoceFlowClassifier
     static constexpr uint32_t kUidBits = 16;
     static constexpr uint32_t kUidSlots = 1u << kUidBits;
 
-    std::vector<Tuple> m_tuples;                    //!< by flow id
-    std::unordered_map<uint64_t, uint32_t> m_index; //!< 5-tuple key -> flow id
+    /// A slot of the key -> flow table (flow kNotData: empty).
+    struct IndexSlot
+    {
+        uint64_t key{0};
+        uint32_t flow{kNotData};
+    };
+
+    /**
+     * \return the flow of \p key; a new key takes the next flow id (and
+     * sets \p isNew). Open addressing with linear probing, at most half
+     * full, 16 bytes a flow: a frame's lookup reads one line of a table
+     * that stays in cache for as many flows as a fabric has hosts, where a
+     * node-based map reads a bucket, then a node (issue #17).
+     */
+    uint32_t FindOrAdd(uint64_t key, bool& isNew);
+
+    std::vector<Tuple> m_tuples;    //!< by flow id
+    std::vector<IndexSlot> m_index; //!< key -> flow id, a power of two in size
+    uint32_t m_indexShift{0};       //!< 64 - log2(m_index.size())
     std::vector<UidSlot> m_uidSlots;
 };
 

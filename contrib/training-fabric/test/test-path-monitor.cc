@@ -594,6 +594,47 @@ TEST(PathMonitor, ARunStoppedMidTrafficCountsEveryFrameStarted)
     Simulator::Destroy();
 }
 
+TEST(PathMonitor, OnlyObserversOfSecondLinesStopTheirStreaming)
+{
+    // The monitor reads a frame's size and parse, in its first line, so it
+    // must not keep new frames from streaming their second line past the
+    // cache (FabricFrame::StreamNewSecondLines): a k = 16 fabric has 40,000
+    // frames live, and their second lines would crowd the cache at every
+    // hop. An observer that keeps the default (it builds the packet, from
+    // the header bytes in the second line) does, while it observes.
+    const std::string text = R"({
+        "topology": {"type": "leaf-spine", "leaves": 1, "spines": 1, "hosts_per_leaf": 2,
+                     "host_link": {"rate": "100Gbps", "delay": "1us"}},
+        "workload": {"type": "incast", "senders": [1], "receiver": 0, "bytes": "4KiB"},
+        "monitor": {"enabled": true, "bin": "10us"}})";
+
+    struct PacketReader : FabricTxObserver
+    {
+        void OnTxBegin(uint32_t, const Packet&, uint8_t, uint64_t) override
+        {
+        }
+    } reader;
+
+    ASSERT_FALSE(FabricFrame::AnyObservedPort());
+    {
+        ScenarioRunner r(ParseScenarioText(text, {}, "second-line.json"));
+        r.Build();
+        Ptr<PathMonitor> mon = r.GetMonitor();
+        ASSERT_TRUE(mon);
+        Ptr<FabricNetDevice> dev = mon->GetDevice(0);
+        ASSERT_TRUE(dev->GetTxObserver()); // the monitor observes every port
+        EXPECT_FALSE(FabricFrame::AnyObservedPort());
+        dev->SetTxObserver(&reader, 7); // replaces the monitor's hook
+        EXPECT_TRUE(FabricFrame::AnyObservedPort());
+        dev->SetTxObserver(nullptr);
+        EXPECT_FALSE(FabricFrame::AnyObservedPort());
+        dev->SetTxObserver(&reader, 7); // still set when the device goes
+        EXPECT_TRUE(FabricFrame::AnyObservedPort());
+        Simulator::Destroy();
+    }
+    EXPECT_FALSE(FabricFrame::AnyObservedPort()); // the device's disposal uncounts it
+}
+
 TEST(PathMonitor, AMonitoredRunBuildsNoPackets)
 {
     // NIC frames hold their header bytes and build an ns-3 Packet only for
