@@ -561,10 +561,10 @@ TEST(PathMonitor, ARunStoppedMidTrafficCountsEveryFrameStarted)
     // sample has run, so the frames the monitor has not yet counted into
     // their ports' records (PathMonitor::Account) are counted by Finish
     // alone. Every port's bins must still add up to the bytes the port
-    // itself counts as sent (a frame counts at its start in both), and each
-    // host port's flow, its frames. 4 hosts on one leaf, all-to-all of
-    // 1 MB (256 frames a flow): at 100 Gb/s a host port sends one 4,154-byte
-    // frame about every 340 ns, so at 5 us each flow is mid-transfer.
+    // itself counts as sent (a frame counts at its start in both). 4 hosts
+    // on one leaf, all-to-all of 1 MB (256 frames a flow): at 100 Gb/s a
+    // host port sends one 4,154-byte frame about every 340 ns, so at 5 us
+    // each flow is mid-transfer.
     const std::string text = R"({
         "topology": {"type": "leaf-spine", "leaves": 1, "spines": 1, "hosts_per_leaf": 4,
                      "host_link": {"rate": "100Gbps", "delay": "1us"}},
