@@ -78,7 +78,7 @@ FabricFrame::LiveFrames()
 bool
 FabricFrame::StreamNewSecondLines()
 {
-    return s_observedPorts <= 0 && LiveFrames() > kStreamAboveLiveFrames;
+    return !AnyObservedPort() && LiveFrames() > kStreamAboveLiveFrames;
 }
 
 void

@@ -256,7 +256,8 @@ class FabricFrame
         m_hdrLen = 0;
     }
 
-    /// Ports with a FabricTxObserver (CountObservedPort): process-wide, as the pool.
+    /// Ports whose FabricTxObserver reads second lines (CountObservedPort):
+    /// process-wide, as the pool.
     static inline int64_t s_observedPorts = 0;
 
     friend class FrameList;     // the link
