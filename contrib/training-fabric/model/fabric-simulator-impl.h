@@ -407,8 +407,27 @@ class FabricSimulatorImpl : public SimulatorImpl
         return context == Simulator::NO_CONTEXT ? &m_global : nullptr;
     }
 
-    /// Put \p e, of \p context, into \p queue (WindowQueueOf(\p context)).
-    void WindowPush(std::vector<WindowEvent>* queue, uint32_t context, const WindowEvent& e);
+    /**
+     * Put \p e, of \p context, into \p queue (WindowQueueOf(\p context)).
+     * The common case inline: the running event's own queue, whose front
+     * it still holds (only a batched event's own queue is m_runningTop, so
+     * \p context is the running one's and the other cases cannot apply).
+     */
+    void WindowPush(std::vector<WindowEvent>* queue, uint32_t context, const WindowEvent& e)
+    {
+        if (queue == m_runningTop)
+        {
+            m_runningTop = nullptr;
+            ReplaceTop(*queue, e);
+            return;
+        }
+        WindowPushOther(queue, context, e);
+    }
+
+    /// WindowPush into a queue other than the running event's own.
+    void WindowPushOther(std::vector<WindowEvent>* queue, uint32_t context, const WindowEvent& e);
+    /// Put \p e in place of the front of the heap \p h (one sift down).
+    static void ReplaceTop(std::vector<WindowEvent>& h, const WindowEvent& e);
     /// Run \p e (taken out of its queue), of \p context.
     void WindowInvoke(const WindowEvent& e, uint32_t context);
     /// Put m_outbox's events into their queues.
