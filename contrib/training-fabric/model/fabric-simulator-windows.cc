@@ -577,8 +577,12 @@ FabricSimulatorImpl::RunWindowed()
                 if (m_runningTop)
                 {
                     m_runningTop = nullptr;
-                    std::pop_heap(wq.heap.begin(), wq.heap.end(), LaterFirst{});
+                    const WindowEvent last = wq.heap.back();
                     wq.heap.pop_back();
+                    if (!wq.heap.empty())
+                    {
+                        ReplaceTop(wq.heap, last);
+                    }
                 }
             } while (!wq.heap.empty() && wq.heap.front().key < end);
             latest(key, m_currentUid, m_currentContext);
