@@ -426,7 +426,8 @@ class FabricSimulatorImpl : public SimulatorImpl
 
     /// WindowPush into a queue other than the running event's own.
     void WindowPushOther(std::vector<WindowEvent>* queue, uint32_t context, const WindowEvent& e);
-    /// Put \p e in place of the front of the heap \p h (one sift down).
+    /// Put \p e in place of the front of the heap \p h (one sift down): the
+    /// running event's replacement, or a queue's last entry after a pop.
     static void ReplaceTop(std::vector<WindowEvent>& h, const WindowEvent& e);
     /// Run \p e (taken out of its queue), of \p context.
     void WindowInvoke(const WindowEvent& e, uint32_t context);
