@@ -21,7 +21,8 @@ Earlier(const N& a, const N& b)
 } // namespace
 
 EventSlotTree::EventSlotTree()
-    : m_node(2, Node{kInf, kInf, kNone}),
+    : m_key(1, SlotKey{kInf, kInf}),
+      m_win(2, 0),
       m_leaves(1)
 {
 }
@@ -33,9 +34,7 @@ EventSlotTree::AddSlot()
     {
         Grow();
     }
-    const uint32_t slot = m_nSlots++;
-    m_node[m_leaves + slot] = Node{kInf, kInf, slot};
-    return slot;
+    return m_nSlots++; // (its key is empty, its leaf names it)
 }
 
 void
@@ -43,24 +42,27 @@ EventSlotTree::Grow()
 {
     Flush();
     const uint32_t leaves = m_leaves * 2;
-    std::vector<Node> node(2 * std::size_t{leaves}, Node{kInf, kInf, kNone});
-    for (uint32_t s = 0; s < m_nSlots; ++s)
+    m_key.resize(leaves, SlotKey{kInf, kInf});
+    std::vector<uint32_t> win(2 * std::size_t{leaves});
+    for (uint32_t s = 0; s < leaves; ++s)
     {
-        node[leaves + s] = m_node[m_leaves + s];
+        win[leaves + s] = s;
     }
     for (uint32_t i = leaves - 1; i >= 1; --i)
     {
-        node[i] = Earlier(node[2 * i + 1], node[2 * i]) ? node[2 * i + 1] : node[2 * i];
+        const uint32_t a = win[2 * i];
+        const uint32_t b = win[2 * i + 1];
+        win[i] = Earlier(m_key[b], m_key[a]) ? b : a;
     }
-    m_node.swap(node);
+    m_win.swap(win);
     m_leaves = leaves;
 }
 
 bool
 EventSlotTree::IsSet(uint32_t slot) const
 {
-    const Node& leaf = m_node[m_leaves + slot];
-    return !(leaf.ts == kInf && leaf.tie == kInf);
+    const SlotKey& k = m_key[slot];
+    return !(k.ts == kInf && k.tie == kInf);
 }
 
 void
@@ -68,7 +70,7 @@ EventSlotTree::Set(uint32_t slot, uint64_t ts, uint64_t tie)
 {
     NS_ASSERT(slot < m_nSlots);
     NS_ASSERT_MSG(!IsSet(slot), "EventSlotTree: slot " << slot << " already holds a key");
-    m_node[m_leaves + slot] = Node{ts, tie, slot};
+    m_key[slot] = SlotKey{ts, tie};
     m_count++;
     if (m_pending == slot)
     {
@@ -85,11 +87,9 @@ uint32_t
 EventSlotTree::PopTop()
 {
     Flush();
-    const uint32_t slot = m_node[1].slot;
-    NS_ASSERT(slot != kNone && IsSet(slot));
-    Node& leaf = m_node[m_leaves + slot];
-    leaf.ts = kInf;
-    leaf.tie = kInf;
+    const uint32_t slot = m_win[1];
+    NS_ASSERT(slot < m_nSlots && IsSet(slot));
+    m_key[slot] = SlotKey{kInf, kInf};
     m_count--;
     m_pending = slot;
     return slot;
@@ -99,26 +99,29 @@ template <bool kStopEarly>
 void
 EventSlotTree::Replay(uint32_t slot)
 {
-    // Walk up with the match's winner so far in registers: each level loads
-    // only the sibling (keys are unique, so the order of the two does not
-    // matter; among empty nodes any may win).
+    // Walk up with the match's winner so far in registers: each level reads
+    // the sibling's winner and its key (keys are unique, so the order of
+    // the two does not matter; among empty slots any may win).
     std::size_t i = m_leaves + slot;
-    Node cur = m_node[i];
+    uint32_t cur = slot;
+    SlotKey key = m_key[slot];
     while (i > 1)
     {
-        const Node& sib = m_node[i ^ 1];
-        if (Earlier(sib, cur))
+        const uint32_t sib = m_win[i ^ 1];
+        const SlotKey sibKey = m_key[sib];
+        if (Earlier(sibKey, key))
         {
             cur = sib;
+            key = sibKey;
         }
         i >>= 1;
-        Node& p = m_node[i];
-        if (kStopEarly && p.slot == cur.slot && p.ts == cur.ts && p.tie == cur.tie)
+        if (kStopEarly && cur != slot && m_win[i] == cur)
         {
-            // The match's winner is unchanged: so is every match above.
+            // Another slot wins here as it did: every match above is as it
+            // was (this slot's key only fell, and it lost here).
             return;
         }
-        p = cur;
+        m_win[i] = cur;
     }
 }
 
