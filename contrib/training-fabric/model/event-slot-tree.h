@@ -46,7 +46,7 @@ namespace ns3
 class EventSlotTree
 {
   public:
-    /// No slot (Top() of an empty tree).
+    /// No slot (a slot number's "none"; Top() requires a non-empty tree).
     static constexpr uint32_t kNone = UINT32_MAX;
 
     EventSlotTree();

@@ -429,6 +429,19 @@ class FabricSimulatorImpl : public SimulatorImpl
     /// Put \p e in place of the front of the heap \p h (one sift down): the
     /// running event's replacement, or a queue's last entry after a pop.
     static void ReplaceTop(std::vector<WindowEvent>& h, const WindowEvent& e);
+
+    /// Remove the front of the non-empty heap \p h: its last entry takes
+    /// the front's place (ReplaceTop).
+    static void PopTop(std::vector<WindowEvent>& h)
+    {
+        const WindowEvent last = h.back();
+        h.pop_back();
+        if (!h.empty())
+        {
+            ReplaceTop(h, last);
+        }
+    }
+
     /// Run \p e (taken out of its queue), of \p context.
     void WindowInvoke(const WindowEvent& e, uint32_t context);
     /// Put m_outbox's events into their queues.

@@ -577,12 +577,7 @@ FabricSimulatorImpl::RunWindowed()
                 if (m_runningTop)
                 {
                     m_runningTop = nullptr;
-                    const WindowEvent last = wq.heap.back();
-                    wq.heap.pop_back();
-                    if (!wq.heap.empty())
-                    {
-                        ReplaceTop(wq.heap, last);
-                    }
+                    PopTop(wq.heap);
                 }
             } while (!wq.heap.empty() && wq.heap.front().key < end);
             latest(key, m_currentUid, m_currentContext);
@@ -597,9 +592,8 @@ FabricSimulatorImpl::RunWindowed()
         // 3. The global event that ended the window: every event before it has run.
         if (!m_global.empty() && m_global.front().key == m_windowEnd)
         {
-            std::pop_heap(m_global.begin(), m_global.end(), LaterFirst{});
-            const WindowEvent e = m_global.back();
-            m_global.pop_back();
+            const WindowEvent e = m_global.front();
+            PopTop(m_global);
             m_phase = Phase::GLOBAL;
             WindowInvoke(e, Simulator::NO_CONTEXT);
             m_phase = Phase::NONE;
