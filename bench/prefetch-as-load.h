@@ -8,18 +8,21 @@
  * a miss where the program reads it, as if there were no hint. With this
  * header the hint's own load takes that miss, at this file's line, and the
  * misses left at other lines are of lines that no hint fetched (or that a
- * hint fetched and the cache lost before the read). A null hint reads
- * nothing, as a prefetch of address 0 faults nothing.
+ * hint fetched and the cache lost before the read). A hint below 64 KiB
+ * reads nothing: Linux maps nothing there (vm.mmap_min_addr), and some
+ * hints are of such addresses on purpose (a null next frame, a quad heap
+ * slot's tagged index), which a prefetch ignores and a load would fault on.
  */
 #ifndef TF_PREFETCH_AS_LOAD_H
 #define TF_PREFETCH_AS_LOAD_H
 
 #ifdef __cplusplus
-/// Read one byte at \p p, if any (the hint's rw and locality arguments are ignored).
+/// Read one byte at \p p, unless it is below 64 KiB (the hint's rw and
+/// locality arguments are ignored).
 static inline void
 TfPrefetchAsLoad(const volatile void* p, ...)
 {
-    if (p)
+    if (reinterpret_cast<unsigned long>(p) >= 65536)
     {
         (void)*static_cast<const volatile char*>(p);
     }
