@@ -23,8 +23,7 @@ normal build a line's misses include those that a prefetch hint hides.
 To see which misses no hint covers, build the module apart with every
 hint made a load (bench/prefetch-as-load.h):
 
-    cmake -S . -B build-pf -DCMAKE_BUILD_TYPE=RelWithDebInfo
-          -DCMAKE_CXX_FLAGS="-include $PWD/bench/prefetch-as-load.h"   (one command)
+    cmake -S . -B build-pf -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS="-include $PWD/bench/prefetch-as-load.h"
     cmake --build build-pf --target bench-fabric-scale
     python3 bench/cache-curve.py --bin build-pf/bin --mb 2 --lines 20
 
@@ -96,7 +95,7 @@ def run(mb, tmp):
 
 def top_lines(out, events):
     """The args.lines source lines with the most last-level misses (reads
-    and writes) in callgrind's output \p out, per event."""
+    and writes) in callgrind's output file out, per event."""
     text = subprocess.run(["callgrind_annotate", "--auto=yes", "--show=DLmr,DLmw",
                            "--threshold=100", out],
                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
