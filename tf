@@ -22,7 +22,7 @@
 # TF_PGO=1 for build-pgo/ instead of build/ (build, test, run, sweep, demo,
 # bench): the module compiled with GCC's profile feedback from a training
 # run of the examples by the same tree instrumented first; about twice the
-# build time, 10-30% more events/s where a run is bound by the processor
+# build time, 8-33% more events/s where a run is bound by the processor
 # rather than memory (model doc, "Profile feedback").
 set -euo pipefail
 
@@ -38,7 +38,7 @@ DEMO_SCRIPT="examples/ecmp-vs-static/run.py"
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
 PGO=""
-[[ -n "${TF_PGO:-}" && "${TF_PGO}" != 0 ]] && PGO=1
+case "${TF_PGO:-}" in "" | 0 | false | no | off) ;; *) PGO=1 ;; esac
 BUILD_NAME="build"                  # build/, build-pgo/ (TF_PGO=1), or build-sanitize/
 [[ -n "$PGO" ]] && BUILD_NAME="build-pgo"
 BUILD="$ROOT/$BUILD_NAME"
@@ -173,8 +173,9 @@ build_tree() {
 }
 
 # TF_PGO=1: build-pgo/, the module compiled with GCC's profile feedback, in
-# one tree (a profile names the files its functions came from, and headers
-# are included from the build tree: a second tree's would not match):
+# one tree (a profile is named after its object file's full path, and it
+# names the files its functions came from, some of them headers in the
+# build tree: a second tree would find none, or none that matched):
 # 1. configured with TF_PGO=generate, tf-run built (the module instrumented);
 # 2. the training run (PGO_TRAINING, below) writes the profiles;
 # 3. configured with TF_PGO=use and built whole (the changed flags compile
@@ -185,8 +186,8 @@ PGO_PROFILE="$ROOT/build-pgo/profile"
 # to a few seconds instrumented, that reach the per-frame paths a study
 # does: every congestion control, lookahead windows on and off, fat-tree,
 # leaf-spine, rail and torus fabrics, every routing mode, PFC and ECN
-# under incast, collectives. Not the benchmarks' own cases, whose speed
-# would then flatter the training.
+# under incast, collectives. Fat-tree permutations under ECMP are among
+# them, as in the benchmarks, but not the benchmarks' own sizes.
 PGO_TRAINING=(
   "fat-tree-k8.json --set workload.bytes=1MB"
   "fat-tree-k8.json --set workload.bytes=512KB --set windows=false"
@@ -194,6 +195,8 @@ PGO_TRAINING=(
   "fat-tree-k8.json --set workload.bytes=512KB --set routing.mode=flowlet"
   "fat-tree-k8.json --set workload.bytes=512KB --set routing.mode=spray"
   "fat-tree-k8.json --set workload.bytes=512KB --set routing.mode=adaptive"
+  "fat-tree-k8.json --set workload.bytes=256KB --set routing.mode=static"
+  "fat-tree-k8.json --set workload.bytes=256KB --set routing.mode=balanced-static"
   "incast-8to1.json --set nic.cc=dcqcn"
   "incast-8to1.json --set nic.cc=hpcc"
   "incast-8to1.json --set nic.cc=timely"
@@ -209,6 +212,7 @@ pgo_train() {
   rm -rf "$PGO_PROFILE"
   mkdir -p "$PGO_PROFILE"
   out="$(mktemp -d)"
+  trap 'rm -rf "$out"' EXIT
   log "training run for the profile (log: build-pgo/train.log)"
   : >"$log"
   for run in "${PGO_TRAINING[@]}"; do
@@ -218,14 +222,22 @@ pgo_train() {
       </dev/null >>"$log" 2>&1 || rc=$?
     # 0: completed, 3: the scenario's stop time reached first
     [[ $rc -eq 0 || $rc -eq 3 ]] ||
-      { rm -rf "$out"; die "training run failed (exit $rc): $run (log: build-pgo/train.log)"; }
+      die "training run failed (exit $rc): $run (log: build-pgo/train.log)"
   done
   rm -rf "$out"
+  trap - EXIT
+  # Without profiles the optimized pass would be a plain build.
+  compgen -G "$PGO_PROFILE/*.gcda" >/dev/null ||
+    die "the training run wrote no profile into ${PGO_PROFILE#"$ROOT"/}/"
 }
 
-# Sets the tree's TF_PGO (a configured tree: build_tree configures a new one).
+# Sets the tree's TF_PGO (a configured tree of this checkout: build_tree
+# configures a new one, or one configured for another source tree, anew).
 pgo_configure() {
   [[ -f "$BUILD/CMakeCache.txt" ]] || return 0
+  local home
+  home="$( { grep -m1 '^CMAKE_HOME_DIRECTORY:INTERNAL=' "$BUILD/CMakeCache.txt" || true; } | cut -d= -f2-)"
+  [[ "$(realpath -m "$home")" == "$ROOT" ]] || return 0
   cmake -S "$ROOT" -B "$BUILD" "${CMAKE_ARGS[@]}" >"$BUILD/configure.log" 2>&1 ||
     { cat "$BUILD/configure.log" >&2; die "configure failed (log: build-pgo/configure.log)"; }
 }
@@ -233,6 +245,16 @@ pgo_configure() {
 pgo_build() {
   CMAKE_ARGS=(-DTF_PGO=use "-DTF_PGO_DIR=$PGO_PROFILE")
   build_is_current && return 0
+  # One TF_PGO=1 call at a time through all three steps (build_tree's own
+  # lock covers only its build): another would reconfigure the tree or
+  # remove the profiles under this one. Checked again once it is ours.
+  mkdir -p "$BUILD"
+  exec 7>"$BUILD/.pgo.lock"
+  flock 7
+  if build_is_current; then
+    exec 7>&-
+    return 0
+  fi
   CMAKE_ARGS=(-DTF_PGO=generate "-DTF_PGO_DIR=$PGO_PROFILE")
   BUILD_TARGETS=(tf-run)
   pgo_configure
@@ -242,6 +264,7 @@ pgo_build() {
   BUILD_TARGETS=()
   pgo_configure
   build_tree
+  exec 7>&-
 }
 
 # ./tf dropin: the module as a user of a stock ns-3 source tree gets it. The
