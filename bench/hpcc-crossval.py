@@ -119,6 +119,18 @@ CCS = {
                 "DCTCP_RATE_AI": "%dMb/s" % round(PAYLOAD * 8 / MAX_RTT_S / 1e6),
                 "KMIN": 300, "KMAX": 300, "PMAX": 1.0},
     },
+    "hpcc": {
+        # eta 0.95, no multiplicative-increase stages (MaxStage / MI_THRESH 0),
+        # W_AI = R_AI x T with run.py's R_AI at 100 Gb/s, 10 x 100 / 25 Mb/s
+        # (our default is 50 Mb/s, its shipped mix/config.txt's).
+        "ours": {"cc": "hpcc", "ecn": False,
+                 "cc_params": {"Eta": 0.95, "MaxStage": 0, "RateAI": "40Mbps"}},
+        # run.py --cc hp --bw 100: rate from INT at every ACK (FAST_REACT 1),
+        # window = rate x base RTT (HAS_WIN, VAR_WIN), INT units x 4 (INT_MULTI
+        # bw / 25); its ACK_HIGH_PRIO 0 kept at 1 here, as our NIC's ACKs.
+        "ref": {"CC_MODE": 3, "ENABLE_QCN": 1, "HAS_WIN": 1, "VAR_WIN": 1, "FAST_REACT": 1,
+                "U_TARGET": 0.95, "MI_THRESH": 0, "INT_MULTI": 4, "RATE_AI": "40Mb/s"},
+    },
 }
 
 REF_DEFAULTS = {
