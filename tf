@@ -96,6 +96,13 @@ install_packages() {
 # under these paths changes its own or its folder's modification time.
 BUILD_INPUTS=(CMakeLists.txt tf contrib scratch bench)
 
+# The source tree $BUILD's cache was configured for (empty: no cache).
+cache_home() {
+  local home
+  home="$( { grep -m1 '^CMAKE_HOME_DIRECTORY:INTERNAL=' "$BUILD/CMakeCache.txt" 2>/dev/null || true; } | cut -d= -f2-)"
+  [[ -z "$home" ]] || realpath -m "$home"
+}
+
 build_is_current() {
   local stamp="$BUILD/.tf-built"
   [[ -f "$stamp" && -f "$BUILD/CMakeCache.txt" ]] || return 1
@@ -126,8 +133,8 @@ build_tree() {
   local cache="$BUILD/CMakeCache.txt"
   # A cache written for another checkout (a copied or moved tree) cannot be reused.
   local home
-  home="$( { grep -m1 '^CMAKE_HOME_DIRECTORY:INTERNAL=' "$cache" 2>/dev/null || true; } | cut -d= -f2-)"
-  if [[ -n "$home" && "$(realpath -m "$home")" != "$ROOT" ]]; then
+  home="$(cache_home)"
+  if [[ -n "$home" && "$home" != "$ROOT" ]]; then
     log "$BUILD_NAME/ was configured for another source tree; reconfiguring"
     rm -rf "$cache" "$BUILD/CMakeFiles"
   fi
@@ -234,10 +241,7 @@ pgo_train() {
 # Sets the tree's TF_PGO (a configured tree of this checkout: build_tree
 # configures a new one, or one configured for another source tree, anew).
 pgo_configure() {
-  [[ -f "$BUILD/CMakeCache.txt" ]] || return 0
-  local home
-  home="$( { grep -m1 '^CMAKE_HOME_DIRECTORY:INTERNAL=' "$BUILD/CMakeCache.txt" || true; } | cut -d= -f2-)"
-  [[ "$(realpath -m "$home")" == "$ROOT" ]] || return 0
+  [[ "$(cache_home)" == "$ROOT" ]] || return 0
   cmake -S "$ROOT" -B "$BUILD" "${CMAKE_ARGS[@]}" >"$BUILD/configure.log" 2>&1 ||
     { cat "$BUILD/configure.log" >&2; die "configure failed (log: build-pgo/configure.log)"; }
 }
